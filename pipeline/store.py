@@ -1,0 +1,214 @@
+"""The dataset on disk: four Parquet tables plus a manifest, written atomically.
+
+A dataset is a folder::
+
+    DIR/manifest.json
+    DIR/games/part-00000.parquet ...
+    DIR/hands/part-00000.parquet ...
+    DIR/seats/part-00000.parquet ...
+    DIR/events/part-00000.parquet ...
+
+Writers fill column lists batch by batch (``TableBatch``) and hand Arrow one batch at a time, so a run
+never holds more than one batch in memory. ``atomic_dataset`` builds the whole folder beside its final
+place and renames it in at the end: an interrupted run leaves nothing at ``DIR``.
+
+This module imports nothing else of ours: it is the bottom of the stack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+TABLES = ("games", "hands", "seats", "events")
+
+GAMES = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("variant", pa.string()),
+        ("players", pa.int8()),
+        ("options", pa.string()),  # canonical "k=v k=v" of every option, defaults included
+        ("seed", pa.int64()),  # the game's own seed (null for imported games without a Seed tag)
+        ("first_dealer", pa.int8()),
+        ("hands", pa.int16()),  # hands played
+        ("complete", pa.bool_()),  # false when a record stops before the game's end
+        ("winner_team", pa.int8()),  # null when not complete
+        ("score_team0", pa.int16()),
+        ("score_team1", pa.int16()),
+        ("source", pa.string()),  # "simulate" or the imported file's name
+    ]
+)
+
+HANDS = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("hand_no", pa.int16()),  # from 1
+        ("dealer", pa.int8()),
+        ("eldest", pa.int8()),
+        ("eldest_team", pa.int8()),
+        ("cards_dealt", pa.int8()),  # 3, or 1 for a one-card deal
+        ("score_before_team0", pa.int16()),
+        ("score_before_team1", pa.int16()),
+        ("stake", pa.int8()),  # the stake in force when the hand ended (before a refused raise)
+        ("ended_by", pa.string()),  # "tricks" | "fold" | "pass" (a team at 11 declined to play)
+        ("winner_team", pa.int8()),  # the team that scored; null for a void hand
+        ("points_team0", pa.int16()),
+        ("points_team1", pa.int16()),
+        ("tricks_played", pa.int8()),
+        ("trick1_winner", pa.int8()),  # team, -1 tie, null when not played
+        ("trick2_winner", pa.int8()),
+        ("trick3_winner", pa.int8()),
+        ("tie_rule", pa.string()),  # the tie rule that decided the hand, null when none was needed
+    ]
+)
+
+SEATS = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("hand_no", pa.int16()),
+        ("seat", pa.int8()),
+        ("team", pa.int8()),
+        ("policy", pa.string()),  # e.g. "threshold raise_at=0.7 call_at=0.5 bluff=0.1"; null if unknown
+        ("cards", pa.string()),  # dealt cards in notation, "3o 12c 5e"; "??" for unseen ones
+        ("strength", pa.float64()),  # null when a card is unknown
+        ("strength_pct", pa.float64()),
+        ("signal", pa.string()),  # what the seat signalled to its partner, null when signals are off
+    ]
+)
+
+EVENTS = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("hand_no", pa.int16()),
+        ("seq", pa.int16()),  # from 0 within the hand
+        ("seat", pa.int8()),  # null for the chance step "dealt"
+        ("team", pa.int8()),
+        ("verb", pa.string()),
+        ("arg", pa.string()),
+        ("kind", pa.string()),  # deal | choice | signal | raise | answer | play
+        ("answers", pa.bool_()),  # this action answered a pending raise (play = implicit accept)
+        ("could_raise", pa.bool_()),  # the acting seat had a raise among its legal actions
+        ("trick_no", pa.int8()),  # 1..3, the trick in progress; null before play starts
+        ("stake_before", pa.int8()),
+        ("stake_after", pa.int8()),  # for a raise: the stake it proposes
+    ]
+)
+
+SCHEMAS: dict[str, pa.Schema] = {"games": GAMES, "hands": HANDS, "seats": SEATS, "events": EVENTS}
+
+
+class DatasetError(Exception):
+    """A dataset folder is missing, incomplete or unreadable."""
+
+
+class TableBatch:
+    """Column lists for one table, appended row by row and flushed to Arrow in one go."""
+
+    __slots__ = ("schema", "columns", "names")
+
+    def __init__(self, schema: pa.Schema) -> None:
+        self.schema = schema
+        self.names = schema.names
+        self.columns: dict[str, list[Any]] = {name: [] for name in self.names}
+
+    def __len__(self) -> int:
+        return len(self.columns[self.names[0]])
+
+    def append(self, row: tuple[Any, ...]) -> None:
+        """Append one row given in schema order."""
+        for column, value in zip(self.columns.values(), row, strict=True):
+            column.append(value)
+
+    def to_arrow(self) -> pa.Table:
+        return pa.table({n: pa.array(self.columns[n], type=self.schema.field(n).type) for n in self.names})
+
+
+def new_batches() -> dict[str, TableBatch]:
+    return {name: TableBatch(SCHEMAS[name]) for name in TABLES}
+
+
+def write_part(root: Path, part: int, batches: dict[str, TableBatch]) -> dict[str, int]:
+    """Write one numbered part of every table under ``root``; return the row counts."""
+    counts = {}
+    for name, batch in batches.items():
+        folder = root / name
+        folder.mkdir(parents=True, exist_ok=True)
+        pq.write_table(batch.to_arrow(), folder / f"part-{part:05d}.parquet", compression="zstd")
+        counts[name] = len(batch)
+    return counts
+
+
+@contextlib.contextmanager
+def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
+    """Yield a temporary folder beside ``out``; on success move it to ``out`` whole.
+
+    Refuses an existing ``out`` unless ``overwrite``. On any error the temporary folder is removed and
+    ``out`` is left as it was.
+    """
+    out = Path(out)
+    if out.exists() and not overwrite:
+        raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
+    if out.exists() and not out.is_dir():
+        raise DatasetError(f"{out} exists and is not a folder")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if out.exists():
+        trash = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, trash / "old")
+        os.replace(tmp, out)
+        shutil.rmtree(trash, ignore_errors=True)
+    else:
+        os.replace(tmp, out)
+
+
+def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", "utf-8")
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    path = Path(root) / "manifest.json"
+    if not path.is_file():
+        raise DatasetError(f"{root} is not a Truc Lab dataset: {path} is missing")
+    try:
+        result: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DatasetError(f"{path} is not valid JSON: {exc}") from exc
+    return result
+
+
+def check_dataset(root: Path) -> None:
+    """Raise ``DatasetError`` naming what is missing when ``root`` is not a complete dataset."""
+    root = Path(root)
+    if not root.is_dir():
+        raise DatasetError(f"{root} does not exist or is not a folder")
+    read_manifest(root)
+    for name in TABLES:
+        if not any((root / name).glob("*.parquet")):
+            raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
+
+
+def table_glob(root: Path, name: str) -> str:
+    """The glob DuckDB and polars read one table from."""
+    return str(Path(root) / name / "*.parquet")
+
+
+def read_table(root: Path, name: str) -> pa.Table:
+    """Read a whole table (for tests, export and small datasets)."""
+    try:
+        return pq.read_table(Path(root) / name, schema=SCHEMAS[name])
+    except (OSError, pa.ArrowException) as exc:
+        raise DatasetError(f"cannot read {Path(root) / name}: {exc}") from exc
