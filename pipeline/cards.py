@@ -1,0 +1,63 @@
+"""Cards as small ints, decks, and the text notation of FORMAT.md ("Cards").
+
+A card is its index in its deck's ``cards`` tuple. Rank orders are not kept here: a variant maps each
+card index to a power (see ``pipeline.variants``), so one deck serves every ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+UNKNOWN = -1
+"""A card nobody saw, written ``??``."""
+
+UNKNOWN_TEXT = "??"
+
+
+class CardError(ValueError):
+    """A card's text is not a card of the deck."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: its cards in a fixed order, each with a rank and a suit label."""
+
+    name: str
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...]
+    cards: tuple[str, ...] = field(init=False)
+    rank_of: tuple[str, ...] = field(init=False)
+    suit_of: tuple[str, ...] = field(init=False)
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pairs = [(r, s) for s in self.suits for r in self.ranks]
+        object.__setattr__(self, "cards", tuple(r + s for r, s in pairs))
+        object.__setattr__(self, "rank_of", tuple(r for r, _ in pairs))
+        object.__setattr__(self, "suit_of", tuple(s for _, s in pairs))
+        object.__setattr__(self, "_index", {c.lower(): i for i, c in enumerate(self.cards)})
+        if len(set(self.cards)) != len(self.cards):
+            raise ValueError(f"deck {self.name} has duplicate cards")
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def parse(self, text: str) -> int:
+        """The card index for ``text`` (any letter case); ``UNKNOWN`` for ``??``."""
+        if text == UNKNOWN_TEXT:
+            return UNKNOWN
+        try:
+            return self._index[text.lower()]
+        except KeyError:
+            raise CardError(f"{text!r} is not a card of the {self.name} deck") from None
+
+    def text(self, card: int) -> str:
+        return UNKNOWN_TEXT if card == UNKNOWN else self.cards[card]
+
+    def texts(self, cards: Sequence[int], sep: str = " ") -> str:
+        return sep.join(UNKNOWN_TEXT if c == UNKNOWN else self.cards[c] for c in cards)
+
+
+SPANISH_40 = Deck("spanish-40", ranks=("1", "2", "3", "4", "5", "6", "7", "10", "11", "12"), suits=tuple("oceb"))
+FRENCH_32 = Deck("french-32", ranks=("7", "8", "9", "10", "J", "Q", "K", "A"), suits=tuple("cdhs"))

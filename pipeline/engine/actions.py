@@ -1,0 +1,59 @@
+"""Actions, the event records they produce, and the error for a broken rule."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Action(NamedTuple):
+    """A seat's move. ``arg`` is a card index for ``play``, the number of cards for ``deal``, the
+    signalled ranks for ``signal``, else None."""
+
+    seat: int
+    verb: str
+    arg: int | str | None = None
+
+
+class Event(NamedTuple):
+    """What one applied action did; a hand's events replay the hand exactly.
+
+    ``seat`` is -1 and ``arg`` the dealt hands (a tuple per seat) for the chance step ``dealt``.
+    """
+
+    seat: int
+    verb: str
+    arg: object
+    kind: str  # deal | choice | signal | raise | answer | play
+    answers: bool  # answered a pending raise (a play by the answering seat accepts implicitly)
+    could_raise: bool  # a raise was among the seat's legal actions
+    trick_no: int  # the trick in progress, 0 before play
+    stake_before: int
+    stake_after: int  # for a raise, the stake it proposes
+
+
+class RuleError(ValueError):
+    """An action that the rules do not allow now. ``rule`` is a short name of the rule broken."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{message} [{rule}]")
+        self.rule = rule
+        self.message = message
+
+
+# Verbs the engine knows (FORMAT.md "Verbs", plus the steps the text leaves implicit).
+PLAY = "play"
+ACCEPT = "accept"
+FOLD = "fold"
+CUT = "cut"
+NOCUT = "nocut"
+DEAL = "deal"
+DEALT = "dealt"
+HOLD = "hold"
+PASS = "pass"
+SIGNAL = "signal"
+
+SIGNAL_RANKS = ("3", "2", "1")
+"""What partners may signal (seed 000 "Communication"): holding a three, a two, an ace. A signal is
+the ranks claimed, high first, or ``-`` for nothing."""
+
+SIGNALS = ("-", "3", "2", "1", "32", "31", "21", "321")

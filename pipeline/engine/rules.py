@@ -1,0 +1,174 @@
+"""What a variant is made of: data checked once, plus small named rule functions.
+
+A ``Variant`` holds the deck, the rank order, the raise ladder, the scoring target, the hand-deciding
+rule, the tie-lead rule, the special phases and the options it accepts. ``Variant.configure`` turns
+options given as text (``players=2 signals=on``) into a ``Config`` a game is played under.
+
+The engine (``pipeline.engine.game``) reads only these fields, so a new variant is a new ``Variant``
+value plus, where data is not enough, a new named function here or a new phase in the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from pipeline.cards import Deck
+
+TIE = -1
+"""A trick's result when the top cards of the two teams are equal."""
+
+
+class OptionError(ValueError):
+    """An option is unknown or has a value the variant does not accept."""
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One step of a raise ladder: the verb that proposes it and the stake it proposes."""
+
+    verb: str
+    stake: int
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A variant option: its values as text, the default, and what it means."""
+
+    name: str
+    values: tuple[str, ...]
+    default: str
+    help: str
+
+    def __post_init__(self) -> None:
+        if self.default not in self.values:
+            raise ValueError(f"option {self.name}: default {self.default!r} is not among {self.values}")
+
+
+HandRule = Callable[[list[int], int, int], "tuple[int | None, str | None] | None"]
+"""(trick results so far, tricks in the hand, eldest's team) -> None while undecided, else
+(winning team or None for a void hand, name of the tie rule that decided it or None)."""
+
+
+def first_decisive_or_eldest(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:
+    """Catalan (seed 000 "Le jeu"): two tricks win; with a tied trick, the first trick won outright
+    decides; when every trick is tied the eldest's (non-dealing) team wins. A one-trick hand (one-card
+    deal) is won by its trick, or by the eldest's team when it is tied."""
+    wins = [0, 0]
+    first = -1
+    ties = 0
+    for result in tricks:
+        if result == TIE:
+            ties += 1
+        else:
+            wins[result] += 1
+            if first < 0:
+                first = result
+    if total == 3 and (wins[0] == 2 or wins[1] == 2):
+        return (0 if wins[0] == 2 else 1), None
+    if ties and first >= 0:
+        return first, "first_decisive"
+    if len(tricks) == total:
+        if first >= 0:
+            return first, None
+        return eldest_team, "all_tied_eldest"
+    return None
+
+
+TIE_LEADS = ("leader", "maker", "first")
+"""Who leads after a tied trick: the player who led it, the one who made the tie (played the second of
+the equal top cards), or the one who played the first of them."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A member of the Truc family, as data."""
+
+    name: str
+    title: str
+    source: str  # the seed file and section it follows
+    deck: Deck
+    rank_order: tuple[str, ...]  # ranks, high to low
+    players: tuple[int, ...]
+    target: int
+    ladder: tuple[Rung, ...]
+    hand_rule: HandRule
+    tie_lead: str
+    one_card_deal: bool  # the cutter may decline to cut and the dealer deal one card each
+    eleven_points: bool  # a team one point from the target decides to hold (stake 3) or pass
+    signals: bool  # partners may signal the cards they hold
+    options: tuple[OptionSpec, ...]
+    power: tuple[int, ...] = field(init=False)  # per card index: higher beats lower, equal ties
+
+    def __post_init__(self) -> None:
+        if sorted(self.rank_order) != sorted(set(self.deck.ranks)):
+            raise ValueError(f"{self.name}: rank order {self.rank_order} does not cover the deck's ranks")
+        if self.tie_lead not in TIE_LEADS:
+            raise ValueError(f"{self.name}: tie_lead must be one of {TIE_LEADS}")
+        stakes = [r.stake for r in self.ladder]
+        if stakes != sorted(set(stakes)) or (stakes and stakes[0] <= 1):
+            raise ValueError(f"{self.name}: raise ladder stakes must rise from above 1: {stakes}")
+        names = [o.name for o in self.options]
+        if "players" not in names or len(names) != len(set(names)):
+            raise ValueError(f"{self.name}: options must name 'players' once each: {names}")
+        height = {rank: len(self.rank_order) - i for i, rank in enumerate(self.rank_order)}
+        object.__setattr__(self, "power", tuple(height[r] for r in self.deck.rank_of))
+
+    @property
+    def raise_verbs(self) -> tuple[str, ...]:
+        return tuple(r.verb for r in self.ladder)
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise OptionError(f"{self.name} has no option {name!r}; options: {', '.join(o.name for o in self.options)}")
+
+    def configure(self, options: Mapping[str, str] | None = None) -> Config:
+        """Check options given as text against the variant; return the full configuration."""
+        given = dict(options or {})
+        resolved = {}
+        for spec in self.options:
+            value = str(given.pop(spec.name, spec.default)).lower()
+            if value not in spec.values:
+                raise OptionError(
+                    f"{self.name}: option {spec.name}={value!r} is not allowed; choose one of {', '.join(spec.values)}"
+                )
+            resolved[spec.name] = value
+        if given:
+            unknown = ", ".join(sorted(given))
+            valid = ", ".join(o.name for o in self.options)
+            raise OptionError(f"{self.name}: unknown option {unknown}; options: {valid}")
+        return Config(self, MappingProxyType(resolved))
+
+
+@dataclass(frozen=True)
+class Config:
+    """A variant with every option resolved: what one game is played under."""
+
+    variant: Variant
+    options: Mapping[str, str]
+
+    @property
+    def players(self) -> int:
+        return int(self.options["players"])
+
+    @property
+    def signals(self) -> bool:
+        return self.variant.signals and self.options.get("signals") == "on" and self.players == 4
+
+    def options_text(self) -> str:
+        """Canonical ``k=v`` pairs, every option included, in the variant's order."""
+        return " ".join(f"{k}={v}" for k, v in self.options.items())
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``"players=4 signals=on"`` -> dict; raises ``OptionError`` on a malformed pair."""
+    result = {}
+    for pair in text.split():
+        key, sep, value = pair.partition("=")
+        if not sep or not key or not value:
+            raise OptionError(f"option {pair!r} is not of the form key=value")
+        result[key] = value
+    return result

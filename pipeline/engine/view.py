@@ -1,0 +1,149 @@
+"""What one seat may know: the ``SeatView`` a policy decides from.
+
+A view is a thin read-only window on the game (no copy of the state is made, which keeps the simulator
+fast): it exposes the seat's own cards, the cards played, the bets and scores, and its partner's signals
+when that option is on. It never exposes another seat's cards, except the partner's hand during the
+11-point decision, when the team looks at its cards together (seed 000 "Le pari").
+"""
+
+from __future__ import annotations
+
+from pipeline.engine.actions import Action
+from pipeline.engine.game import Game, Phase
+from pipeline.engine.rules import TIE, Variant
+
+# What a seat is asked to decide, by phase and role.
+CUT_DECISION = "cut"
+DEAL_DECISION = "deal"
+HOLD_DECISION = "hold"
+SIGNAL_DECISION = "signal"
+ANSWER_DECISION = "answer"  # a raise is pending and this seat answers for its team
+TURN_DECISION = "turn"  # this seat is to play: play a card, or raise first
+RAISE_OPTION = "raise_option"  # this seat has just played and may still raise
+
+
+class SeatView:
+    __slots__ = ("_game", "seat", "team", "decision", "optional")
+
+    def __init__(self, game: Game, seat: int, optional: bool = False) -> None:
+        self._game = game
+        self.seat = seat
+        self.team = game.team_of[seat]
+        self.optional = optional
+        if optional:
+            self.decision = RAISE_OPTION
+        else:
+            phase = game.phase
+            if phase == Phase.PLAY:
+                self.decision = ANSWER_DECISION if game.pending else TURN_DECISION
+            else:
+                self.decision = _PHASE_DECISIONS.get(phase, "")
+
+    # what the seat holds and knows about the hand
+    @property
+    def cards(self) -> list[int]:
+        return list(self._game.hands[self.seat])
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        game = self._game
+        return game.dealt[self.seat] if game.dealt else ()
+
+    @property
+    def power(self) -> tuple[int, ...]:
+        """Card index -> power in this variant (higher wins)."""
+        return self._game.power
+
+    @property
+    def players(self) -> int:
+        return self._game.n
+
+    @property
+    def variant(self) -> str:
+        return self._game.variant.name
+
+    @property
+    def rules(self) -> Variant:
+        """The variant's rules (deck, ranks, ladder): public knowledge."""
+        return self._game.variant
+
+    @property
+    def cards_dealt(self) -> int:
+        return self._game.cards_dealt
+
+    @property
+    def is_eldest(self) -> bool:
+        return self._game.eldest == self.seat
+
+    @property
+    def eldest_team(self) -> int:
+        return self._game.eldest_team
+
+    @property
+    def trick(self) -> list[tuple[int, int]]:
+        """The cards played so far in the current trick, as (seat, card)."""
+        return list(self._game.trick)
+
+    @property
+    def trick_no(self) -> int:
+        return self._game.trick_no
+
+    @property
+    def tricks(self) -> list[int]:
+        """Results of the finished tricks: 1 won by this seat's team, -1 lost, 0 tied."""
+        team = self.team
+        return [0 if r == TIE else (1 if r == team else -1) for r in self._game.tricks]
+
+    # bets and scores
+    @property
+    def stake(self) -> int:
+        return self._game.stake
+
+    @property
+    def proposed_stake(self) -> int:
+        """The stake of the pending raise, 0 when none."""
+        game = self._game
+        return game.ladder[game.pending - 1].stake if game.pending else 0
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """(this team's score, the opponents' score)."""
+        s = self._game.scores
+        return (s[self.team], s[1 - self.team])
+
+    @property
+    def target(self) -> int:
+        return self._game.target
+
+    @property
+    def partner_signal(self) -> str | None:
+        """What the partner signalled this hand (4 players, signals on), else None."""
+        game = self._game
+        if not game.signals_on:
+            return None
+        partner = (self.seat + 2) % game.n
+        order = (partner - game.eldest) % game.n
+        return game.signals[order] if order < len(game.signals) else None
+
+    @property
+    def partner_cards(self) -> list[int] | None:
+        """The partner's cards during the 11-point decision (the team looks together), else None."""
+        game = self._game
+        if game.phase != Phase.HOLD or game.n != 4:
+            return None
+        return list(game.hands[(self.seat + 2) % game.n])
+
+    # what it may do
+    def legal(self) -> list[Action]:
+        return self._game.legal_for(self.seat)
+
+    def may_raise(self) -> bool:
+        return self._game.may_raise(self.seat)
+
+
+_PHASE_DECISIONS = {
+    Phase.CUT: CUT_DECISION,
+    Phase.DEAL_CHOICE: DEAL_DECISION,
+    Phase.HOLD: HOLD_DECISION,
+    Phase.SIGNAL: SIGNAL_DECISION,
+}

@@ -1,0 +1,49 @@
+"""Policies (bots) and the text spec that names one: ``NAME[:k=v,...]``."""
+
+from __future__ import annotations
+
+from pipeline.policies.base import DecisionPolicy, Policy
+from pipeline.policies.random_policy import RandomPolicy
+from pipeline.policies.threshold import DEFAULTS as THRESHOLD_DEFAULTS
+from pipeline.policies.threshold import ThresholdPolicy
+
+__all__ = ["POLICIES", "DecisionPolicy", "Policy", "PolicyError", "parse_policy"]
+
+POLICIES: dict[str, tuple[type, dict[str, float], str]] = {
+    "random": (RandomPolicy, {}, "uniform over the legal actions"),
+    "threshold": (
+        ThresholdPolicy,
+        THRESHOLD_DEFAULTS,
+        "raises, calls and holds by hand-strength percentile, with a bluff rate",
+    ),
+}
+
+
+class PolicyError(ValueError):
+    """A policy spec names an unknown policy or parameter, or a bad value."""
+
+
+def parse_policy(spec: str) -> Policy:
+    """Build a policy from ``NAME`` or ``NAME:k=v,k=v`` (e.g. ``threshold:raise_at=0.8,bluff=0.2``)."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in POLICIES:
+        raise PolicyError(f"unknown policy {name!r}; policies: {', '.join(POLICIES)}")
+    cls, defaults, _ = POLICIES[name]
+    params: dict[str, float] = {}
+    for pair in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise PolicyError(f"policy {name}: {pair!r} is not of the form key=value")
+        if key not in defaults:
+            valid = ", ".join(defaults) or "none"
+            raise PolicyError(f"policy {name} has no parameter {key!r}; parameters: {valid}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise PolicyError(f"policy {name}: {key}={value!r} is not a number") from None
+        if not 0.0 <= number <= 1.0:
+            raise PolicyError(f"policy {name}: {key}={value} must be between 0 and 1")
+        params[key] = number
+    policy: Policy = cls(**params)
+    return policy

@@ -1,0 +1,23 @@
+"""``random``: uniform over the legal actions (and over "do nothing" when acting is optional)."""
+
+from __future__ import annotations
+
+import random
+
+from pipeline.engine.actions import Action
+from pipeline.engine.view import SeatView
+
+
+class RandomPolicy:
+    name = "random"
+    params: dict[str, float] = {}
+
+    def describe(self) -> str:
+        return self.name
+
+    def step(self, view: SeatView, rng: random.Random) -> Action | None:
+        legal = view.legal()
+        if view.optional:
+            choice = rng.randrange(len(legal) + 1)
+            return legal[choice] if choice < len(legal) else None
+        return legal[rng.randrange(len(legal))]

@@ -1,0 +1,107 @@
+"""``threshold``: raise, call and hold by hand-strength percentile, with a bluff rate.
+
+Parameters (all in [0, 1]):
+- ``raise_at``: raise when the effective strength is at least this;
+- ``call_at``: accept a raise (and hold at 11) when the effective strength is at least this;
+- ``bluff``: the probability of raising anyway at a raise opportunity with a weaker hand;
+- ``nocut``: the probability, as cutter, of declining to cut; ``one_card``: as dealer after a declined
+  cut, of dealing one card each;
+- ``lie``: the probability of sending a false signal to the partner (when signals are on).
+
+Effective strength: the hand's strength percentile (``pipeline.strength``), plus 0.2 for each trick the
+team has won and minus 0.2 for each it has lost, plus 0.1 for each of a three or a two that the partner
+signalled, clipped to [0, 1]. Cards are played by the reference card-play rule of ``pipeline.strength``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pipeline.engine.actions import ACCEPT, CUT, DEAL, FOLD, HOLD, NOCUT, PASS, PLAY, SIGNAL, SIGNALS, Action
+from pipeline.engine.game import team_of_seat
+from pipeline.engine.view import SeatView
+from pipeline.policies.base import DecisionPolicy
+from pipeline.strength import follow_card, lead_card, strength_table
+
+DEFAULTS = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
+
+
+class ThresholdPolicy(DecisionPolicy):
+    name = "threshold"
+
+    def __init__(self, **params: float) -> None:
+        self.params = {**DEFAULTS, **params}
+        self.raise_at = self.params["raise_at"]
+        self.call_at = self.params["call_at"]
+        self.bluff = self.params["bluff"]
+
+    # ------------------------------------------------------------------ judging the hand
+    def strength_pct(self, view: SeatView) -> float:
+        table = strength_table(view.rules, view.cards_dealt)
+        return table.lookup(view.power, view.dealt)[1]
+
+    def effective_strength(self, view: SeatView) -> float:
+        value = self.strength_pct(view) + 0.2 * sum(view.tricks)
+        signal = view.partner_signal
+        if signal:
+            value += 0.1 * (("3" in signal) + ("2" in signal))
+        return min(1.0, max(0.0, value))
+
+    def wants_raise(self, view: SeatView, rng: random.Random) -> bool:
+        return self.effective_strength(view) >= self.raise_at or rng.random() < self.bluff
+
+    # ------------------------------------------------------------------ decisions
+    def turn(self, view: SeatView, rng: random.Random) -> Action:
+        if view.may_raise() and self.wants_raise(view, rng):
+            return _raise_action(view)
+        return Action(view.seat, PLAY, self.card_to_play(view))
+
+    def raise_option(self, view: SeatView, rng: random.Random) -> Action | None:
+        return _raise_action(view) if self.wants_raise(view, rng) else None
+
+    def answer(self, view: SeatView, rng: random.Random) -> Action:
+        strength = self.effective_strength(view)
+        if view.may_raise() and strength >= self.raise_at:
+            return _raise_action(view)
+        return Action(view.seat, ACCEPT if strength >= self.call_at else FOLD)
+
+    def hold(self, view: SeatView, rng: random.Random) -> Action:
+        strength = self.strength_pct(view)
+        partner = view.partner_cards
+        if partner:
+            partner_pct = strength_table(view.rules, len(partner)).lookup(view.power, partner)[1]
+            strength = max(strength, partner_pct)
+        return Action(view.seat, HOLD if strength >= self.call_at else PASS)
+
+    def cut(self, view: SeatView, rng: random.Random) -> Action:
+        return Action(view.seat, NOCUT if rng.random() < self.params["nocut"] else CUT)
+
+    def deal(self, view: SeatView, rng: random.Random) -> Action:
+        return Action(view.seat, DEAL, 1 if rng.random() < self.params["one_card"] else 3)
+
+    def signal(self, view: SeatView, rng: random.Random) -> Action:
+        truth = "".join(r for r in ("3", "2", "1") if any(view.rules.deck.rank_of[c] == r for c in view.dealt))
+        truth = truth or "-"
+        if rng.random() < self.params["lie"]:
+            return Action(view.seat, SIGNAL, rng.choice([s for s in SIGNALS if s != truth]))
+        return Action(view.seat, SIGNAL, truth)
+
+    # ------------------------------------------------------------------ card play
+    def card_to_play(self, view: SeatView) -> int:
+        cards = view.cards
+        power = view.power
+        powers = [power[c] for c in cards]
+        trick = view.trick
+        if not trick:
+            return cards[lead_card(powers)]
+        team = view.team
+        best_opposing = max((power[c] for s, c in trick if team_of_seat(s) != team), default=-1)
+        best_partner = max((power[c] for s, c in trick if team_of_seat(s) == team), default=-1)
+        return cards[follow_card(powers, best_opposing, best_partner > best_opposing)]
+
+
+def _raise_action(view: SeatView) -> Action:
+    for action in view.legal():
+        if action.verb in view.rules.raise_verbs:
+            return action
+    raise ValueError("no raise is legal")

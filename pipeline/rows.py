@@ -1,0 +1,122 @@
+"""Turn played games (the engine's ``HandRecord``s) into rows of the four tables.
+
+Both the simulator and the importer go through here, so a simulated game and the same game read back
+from text give the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.cards import UNKNOWN, Deck
+from pipeline.engine.actions import DEALT, PLAY
+from pipeline.engine.game import Game, HandRecord
+from pipeline.store import TableBatch
+from pipeline.strength import strength_table
+
+
+def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
+    """The ``arg`` of a ``dealt`` event: ``0:3o,12c,5e 1:7b,1o,4e``."""
+    return " ".join(f"{seat}:{deck.texts(cards, ',')}" for seat, cards in enumerate(dealt))
+
+
+def add_game(
+    batches: dict[str, TableBatch],
+    game_id: int,
+    game: Game,
+    hands: Sequence[HandRecord],
+    policies: Sequence[str | None],
+    source: str,
+    complete: bool = True,
+) -> int:
+    """Append one game's rows to ``batches``; return the number of hands added."""
+    variant = game.variant
+    deck = variant.deck
+    texts = deck.cards
+    power = variant.power
+    n = game.n
+    team_of = game.team_of
+    complete = complete and game.over
+    batches["games"].append(
+        (
+            game_id,
+            variant.name,
+            n,
+            game.config.options_text(),
+            None if game.seed is None else game.seed,
+            game.first_dealer,
+            len(hands),
+            complete,
+            game.winner_team if complete else None,
+            game.scores[0],
+            game.scores[1],
+            source,
+        )
+    )
+    hand_rows = batches["hands"].append
+    seat_rows = batches["seats"].append
+    event_rows = batches["events"].append
+    for hand in hands:
+        h = hand.hand_no
+        tricks = list(hand.tricks) + [None] * (3 - len(hand.tricks))
+        hand_rows(
+            (
+                game_id,
+                h,
+                hand.dealer,
+                hand.eldest,
+                team_of[hand.eldest],
+                hand.cards_dealt,
+                hand.score_before[0],
+                hand.score_before[1],
+                hand.stake,
+                hand.ended_by,
+                hand.winner_team,
+                hand.points[0],
+                hand.points[1],
+                len(hand.tricks),
+                tricks[0],
+                tricks[1],
+                tricks[2],
+                hand.tie_rule,
+            )
+        )
+        table = strength_table(variant, hand.cards_dealt)
+        signals = hand.signals
+        for seat, cards in enumerate(hand.dealt):
+            if UNKNOWN in cards:
+                strength = pct = None
+            else:
+                strength, pct = table.lookup(power, cards)
+            signal = signals[(seat - hand.eldest) % n] if signals else None
+            seat_rows(
+                (game_id, h, seat, team_of[seat], policies[seat], deck.texts(cards), strength, pct, signal)
+            )
+        for seq, e in enumerate(hand.events):
+            seat = e.seat
+            verb = e.verb
+            if verb == PLAY:
+                arg: str | None = texts[e.arg]  # type: ignore[call-overload]
+            elif verb == DEALT:
+                arg = dealt_text(deck, e.arg)  # type: ignore[arg-type]
+            else:
+                arg = None if e.arg is None else str(e.arg)
+            event_rows(
+                (
+                    game_id,
+                    h,
+                    seq,
+                    seat if seat >= 0 else None,
+                    team_of[seat] if seat >= 0 else None,
+                    verb,
+                    arg,
+                    e.kind,
+                    e.answers,
+                    e.could_raise,
+                    e.trick_no or None,
+                    e.stake_before,
+                    e.stake_after,
+                )
+            )
+    return len(hands)
+

@@ -1,0 +1,125 @@
+"""Exact hand strength: what "weak" and "strong" mean in the statistics.
+
+The strength of a hand is the probability that it wins the hand heads-up against a uniformly random hand
+of the same size drawn from the remaining cards, with no raises, both sides playing the reference
+card-play rule below, averaged over the two positions (leading the first trick, or not). Only a card's
+power matters to the play, so hands are grouped by the multiset of their powers and every opposing
+multiset is weighted by the number of ways to draw it: the result is exact, computed by enumeration.
+
+The percentile is the mid-rank of a hand's strength among all hands of that size, weighted by how many
+hands (with suits) share each power multiset: 0 is the weakest hand, 1 the strongest.
+
+Reference card-play rule (also the ``threshold`` policy's card play):
+- leading a trick: play the highest card;
+- following: if a partner's card is already winning the trick, play the lowest card; otherwise play the
+  lowest card that beats every opposing card; failing that, a card that ties the best opposing card;
+  failing that, the lowest card.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from math import comb, prod
+
+from pipeline.engine.rules import TIE, Variant
+
+
+def lead_card(powers: Sequence[int]) -> int:
+    """Position of the card to lead: the highest."""
+    return max(range(len(powers)), key=powers.__getitem__)
+
+
+def follow_card(powers: Sequence[int], best_opposing: int, partner_winning: bool) -> int:
+    """Position of the card to play when following, given the best opposing power on the table."""
+    lowest = min(range(len(powers)), key=powers.__getitem__)
+    if partner_winning:
+        return lowest
+    winners = [i for i, p in enumerate(powers) if p > best_opposing]
+    if winners:
+        return min(winners, key=powers.__getitem__)
+    for i, p in enumerate(powers):
+        if p == best_opposing:
+            return i
+    return lowest
+
+
+def heads_up_win(variant: Variant, mine: tuple[int, ...], theirs: tuple[int, ...], i_lead: bool) -> bool:
+    """Whether ``mine`` beats ``theirs`` (powers) heads-up, both playing the reference rule."""
+    a, b = list(mine), list(theirs)
+    total = len(a)
+    eldest_team = 0 if i_lead else 1
+    tricks: list[int] = []
+    me_leading = i_lead
+    while True:
+        if me_leading:
+            x = a.pop(lead_card(a))
+            y = b.pop(follow_card(b, x, False))
+        else:
+            y = b.pop(lead_card(b))
+            x = a.pop(follow_card(a, y, False))
+        result = 0 if x > y else (1 if y > x else TIE)
+        tricks.append(result)
+        decided = variant.hand_rule(tricks, total, eldest_team)
+        if decided is not None:
+            return decided[0] == 0
+        if result != TIE:
+            me_leading = result == 0
+        elif variant.tie_lead == "maker":
+            me_leading = not me_leading
+
+
+@dataclass(frozen=True)
+class StrengthTable:
+    """Strength and percentile per hand, keyed by the hand's powers sorted high to low."""
+
+    variant: str
+    size: int
+    strength: dict[tuple[int, ...], float]
+    percentile: dict[tuple[int, ...], float]
+
+    def key(self, power: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
+        return tuple(sorted((power[c] for c in cards), reverse=True))
+
+    def lookup(self, power: Sequence[int], cards: Sequence[int]) -> tuple[float, float]:
+        key = tuple(sorted((power[c] for c in cards), reverse=True))
+        return self.strength[key], self.percentile[key]
+
+
+@functools.cache
+def strength_table(variant: Variant, size: int = 3) -> StrengthTable:
+    """The exact strength of every hand of ``size`` cards in ``variant`` (computed once per process)."""
+    counts = Counter(variant.power)  # power -> number of cards with it
+    levels = sorted(counts, reverse=True)
+    hands = [h for h in combinations_with_replacement(levels, size) if _fits(h, counts)]
+    weight = {h: _ways(h, counts) for h in hands}
+    strength: dict[tuple[int, ...], float] = {}
+    for mine in hands:
+        left = counts.copy()
+        left.subtract(mine)
+        won = total = 0.0
+        for theirs in hands:
+            if not _fits(theirs, left):
+                continue
+            w = _ways(theirs, left)
+            total += 2 * w
+            won += w * (heads_up_win(variant, mine, theirs, True) + heads_up_win(variant, mine, theirs, False))
+        strength[mine] = won / total
+    all_hands = sum(weight.values())
+    percentile = {}
+    for h, s in strength.items():
+        below = sum(weight[o] for o, t in strength.items() if t < s)
+        equal = sum(weight[o] for o, t in strength.items() if t == s)
+        percentile[h] = (below + equal / 2) / all_hands
+    return StrengthTable(variant.name, size, strength, percentile)
+
+
+def _fits(hand: tuple[int, ...], counts: Counter[int]) -> bool:
+    return all(counts[p] >= k for p, k in Counter(hand).items())
+
+
+def _ways(hand: tuple[int, ...], counts: Counter[int]) -> int:
+    return prod(comb(counts[p], k) for p, k in Counter(hand).items())

@@ -1,0 +1,20 @@
+"""The registry of variants. Each variant lives in its own module and imports only the engine's rules."""
+
+from pipeline.engine.rules import Variant
+from pipeline.variants.catalan import CATALAN
+
+__all__ = ["CATALAN", "VARIANTS", "UnknownVariant", "get_variant"]
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (CATALAN,)}
+
+
+class UnknownVariant(KeyError):
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name.lower()]
+    except KeyError:
+        raise UnknownVariant(f"unknown variant {name!r}; variants: {', '.join(VARIANTS)}") from None
