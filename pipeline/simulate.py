@@ -31,6 +31,8 @@ from pipeline.strength import strength_table
 from pipeline.variants import get_variant
 
 CHUNK_GAMES = 250
+MAX_HANDS = 10_000
+"""A guard: no game of any variant needs this many hands; reaching it means a rules bug."""
 
 
 class SimulationError(ValueError):
@@ -111,6 +113,8 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
         hands.append(game.last_hand)  # type: ignore[arg-type]
         if game.over:
             return game, hands
+        if len(hands) >= MAX_HANDS:
+            raise SimulationError(f"game with seed {seed} did not end after {MAX_HANDS} hands")
         game.next_hand()
 
 

@@ -111,25 +111,28 @@ class DatasetError(Exception):
 
 
 class TableBatch:
-    """Column lists for one table, appended row by row and flushed to Arrow in one go."""
+    """Rows of one table, appended as tuples in schema order and turned into Arrow columns in one go
+    (one tuple append per row is the cheapest thing Python can do per row)."""
 
-    __slots__ = ("schema", "columns", "names")
+    __slots__ = ("schema", "rows", "append")
 
     def __init__(self, schema: pa.Schema) -> None:
         self.schema = schema
-        self.names = schema.names
-        self.columns: dict[str, list[Any]] = {name: [] for name in self.names}
+        self.rows: list[tuple[Any, ...]] = []
+        self.append = self.rows.append
 
     def __len__(self) -> int:
-        return len(self.columns[self.names[0]])
-
-    def append(self, row: tuple[Any, ...]) -> None:
-        """Append one row given in schema order."""
-        for column, value in zip(self.columns.values(), row, strict=True):
-            column.append(value)
+        return len(self.rows)
 
     def to_arrow(self) -> pa.Table:
-        return pa.table({n: pa.array(self.columns[n], type=self.schema.field(n).type) for n in self.names})
+        width = len(self.schema)
+        for row in self.rows:
+            if len(row) != width:
+                raise ValueError(f"a row of {len(row)} values for a table of {width} columns: {row}")
+        columns = list(zip(*self.rows, strict=True)) if self.rows else [()] * width
+        return pa.table(
+            {f.name: pa.array(col, type=f.type) for f, col in zip(self.schema, columns, strict=True)}
+        )
 
 
 def new_batches() -> dict[str, TableBatch]:

@@ -253,12 +253,16 @@ class Game:
         if self.phase != Phase.DEAL:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         n, k = self.n, self.cards_dealt
-        drawn = (rng or self.rng).sample(range(len(self.variant.deck)), n * k)
+        cards = list(range(len(self.variant.deck)))
+        size = len(cards)
+        draw = (rng or self.rng).random
         hands: list[list[int]] = [[] for _ in range(n)]
         eldest = self.eldest
-        for i, card in enumerate(drawn):
-            hands[(eldest + i) % n].append(card)
-        return self._dealt(hands)
+        for i in range(n * k):  # a partial Fisher-Yates shuffle: only the cards dealt are drawn
+            j = i + int(draw() * (size - i))
+            cards[i], cards[j] = cards[j], cards[i]
+            hands[(eldest + i) % n].append(cards[i])
+        return self._dealt(hands, unknown=False)
 
     def apply_deal(self, hands: list[list[int]]) -> Event:
         """Apply a recorded deal (cards per seat; ``UNKNOWN`` for unseen cards), checking it."""
@@ -278,12 +282,13 @@ class Game:
                 if card in seen:
                     raise RuleError("card-twice", f"{self.variant.deck.text(card)} is dealt twice")
                 seen.add(card)
-        return self._dealt([list(c) for c in hands])
+        return self._dealt([list(c) for c in hands], unknown=any(UNKNOWN in h for h in hands))
 
-    def _dealt(self, hands: list[list[int]]) -> Event:
+    def _dealt(self, hands: list[list[int]], unknown: bool) -> Event:
         self.hands = hands
         self.dealt = tuple(tuple(h) for h in hands)
-        self.known = {c for h in hands for c in h if c != UNKNOWN}
+        if unknown:  # only replays of records with unseen cards need to track the cards seen
+            self.known = {c for h in hands for c in h if c != UNKNOWN}
         event = Event(-1, DEALT, self.dealt, "deal", False, False, 0, self.stake, self.stake)
         self.events.append(event)
         self._after_deal()

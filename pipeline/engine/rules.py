@@ -81,9 +81,10 @@ TIE_LEADS = ("leader", "maker", "first")
 the equal top cards), or the one who played the first of them."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Variant:
-    """A member of the Truc family, as data."""
+    """A member of the Truc family, as data. Compared and hashed by identity: each variant is built once,
+    and hashing its tables on every cache lookup would cost more than the lookup."""
 
     name: str
     title: str

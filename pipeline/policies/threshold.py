@@ -34,11 +34,17 @@ class ThresholdPolicy(DecisionPolicy):
         self.raise_at = self.params["raise_at"]
         self.call_at = self.params["call_at"]
         self.bluff = self.params["bluff"]
+        self._dealt: tuple[int, ...] = ()
+        self._pct = 0.0
 
     # ------------------------------------------------------------------ judging the hand
     def strength_pct(self, view: SeatView) -> float:
-        table = strength_table(view.rules, view.cards_dealt)
-        return table.lookup(view.power, view.dealt)[1]
+        """The percentile of the hand dealt, looked up once per hand (the dealt tuple is kept per hand)."""
+        dealt = view.dealt
+        if dealt is not self._dealt:
+            self._dealt = dealt
+            self._pct = strength_table(view.rules, len(dealt)).lookup(view.power, dealt)[1]
+        return self._pct
 
     def effective_strength(self, view: SeatView) -> float:
         value = self.strength_pct(view) + 0.2 * sum(view.tricks)
@@ -95,8 +101,12 @@ class ThresholdPolicy(DecisionPolicy):
         if not trick:
             return cards[lead_card(powers)]
         team = view.team
-        best_opposing = max((power[c] for s, c in trick if team_of_seat(s) != team), default=-1)
-        best_partner = max((power[c] for s, c in trick if team_of_seat(s) == team), default=-1)
+        best_opposing = best_partner = -1
+        for seat, card in trick:
+            if team_of_seat(seat) == team:
+                best_partner = max(best_partner, power[card])
+            else:
+                best_opposing = max(best_opposing, power[card])
         return cards[follow_card(powers, best_opposing, best_partner > best_opposing)]
 
 

@@ -1,0 +1,289 @@
+"""The ``truc`` command: one thin command per pipeline stage.
+
+Each command parses its options, calls one library function and prints. Heavy libraries (DuckDB,
+polars, Altair) are imported inside the commands so that ``truc --help`` starts fast. Every error the
+library raises for bad input becomes one line on stderr and a non-zero exit; ``TRUC_DEBUG=1`` shows the
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from pipeline import __version__
+
+app = typer.Typer(
+    name="truc",
+    help="Truc Lab: simulate, import, measure and report games of the Truc family.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain usage errors: one "Error: ..." line, no boxes
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _known_errors() -> tuple[type[BaseException], ...]:
+    """The exception types that mean bad input, not a bug (imported only when an error happens)."""
+    from pipeline.store import DatasetError
+
+    errors: list[type[BaseException]] = [ValueError, LookupError, OSError, DatasetError]
+    try:
+        from pipeline.stats import StatsError
+
+        errors.append(StatsError)
+    except ImportError:
+        pass
+    try:
+        from pipeline.history import HistoryError
+
+        errors.append(HistoryError)
+    except ImportError:
+        pass
+    return tuple(errors)
+
+
+def _fail(message: str, code: int = 1) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def clean_errors(command: F) -> F:
+    """Turn the library's input errors into one line and exit code 1."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except KeyboardInterrupt:
+            _fail("interrupted; nothing was written", 130)
+        except Exception as exc:
+            if os.environ.get("TRUC_DEBUG") or not isinstance(exc, _known_errors()):
+                raise
+            text = str(exc) if not isinstance(exc, KeyError) else str(exc.args[0] if exc.args else exc)
+            _fail(text)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"truc-lab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Truc Lab: simulate, import, measure and report games of the Truc family."""
+
+
+def _pairs(values: list[str], what: str) -> dict[str, str]:
+    result = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            _fail(f"{what} {item!r} is not of the form key=value")
+        result[key.strip()] = value.strip()
+    return result
+
+
+@app.command()
+@clean_errors
+def variants() -> None:
+    """List the variants with their player counts, options and defaults."""
+    from pipeline.variants import VARIANTS
+
+    for variant in VARIANTS.values():
+        players = "/".join(str(p) for p in variant.players)
+        typer.echo(f"{variant.name}: {variant.title}, {players} players, target {variant.target} ({variant.source})")
+        for option in variant.options:
+            values = "|".join(option.values)
+            typer.echo(f"    --option {option.name}={values}  (default {option.default}): {option.help}")
+
+
+@app.command()
+@clean_errors
+def policies() -> None:
+    """List the policies (bots) and their parameters with defaults."""
+    from pipeline.policies import POLICIES
+
+    for name, (_, defaults, description) in POLICIES.items():
+        params = ", ".join(f"{k}={v:g}" for k, v in defaults.items()) or "no parameters"
+        typer.echo(f"{name}: {description}; {params}")
+
+
+@app.command()
+@clean_errors
+def simulate(
+    out: Annotated[Path, typer.Option(help="Dataset folder to create (games/, hands/, seats/, events/).")],
+    variant: Annotated[str, typer.Option(help="Variant to play; see `truc variants`.")] = "catalan",
+    games: Annotated[int, typer.Option(help="Number of complete games to play.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Run seed; every game's seed derives from it and its number.")] = 0,
+    players: Annotated[int | None, typer.Option(help="Number of players (same as --option players=N).")] = None,
+    option: Annotated[
+        list[str], typer.Option("--option", help="Variant option key=value, repeatable; see `truc variants`.")
+    ] = [],  # noqa: B006 (typer reads the default; it is never mutated)
+    policy: Annotated[
+        str, typer.Option(help="Policy of every seat: NAME[:k=v,...], e.g. threshold:raise_at=0.8,bluff=0.2.")
+    ] = "threshold",
+    seat_policy: Annotated[
+        list[str], typer.Option("--seat-policy", help="Policy of one seat: SEAT=NAME[:k=v,...], repeatable.")
+    ] = [],  # noqa: B006
+    workers: Annotated[int, typer.Option(help="Worker processes; the data does not depend on it.")] = 1,
+    overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Play bots against each other and write the games as a Parquet dataset."""
+    from pipeline.simulate import SimulationSpec
+    from pipeline.simulate import simulate as run
+
+    options = _pairs(option, "--option")
+    if players is not None:
+        if options.get("players", str(players)) != str(players):
+            _fail(f"--players {players} disagrees with --option players={options['players']}")
+        options["players"] = str(players)
+    seats: dict[int, str] = {}
+    for item in seat_policy:
+        seat, sep, spec = item.partition("=")
+        if not sep or not seat.strip().isdigit() or not spec.strip():
+            _fail(f"--seat-policy {item!r} is not of the form SEAT=NAME[:k=v,...]")
+        seats[int(seat)] = spec.strip()
+    command = shlex.join(["truc", *sys.argv[1:]])
+    spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command)
+    with _progress(quiet, games, "simulating") as update:
+        result = run(spec, out, overwrite=overwrite, progress=update)
+    rows = ", ".join(f"{k} {v:,}" for k, v in result.rows.items())
+    rate = result.hands / result.seconds if result.seconds else 0.0
+    typer.echo(f"wrote {result.games:,} games, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s, "
+               f"{rate:,.0f} hands/s")
+
+
+@app.command("import")
+@clean_errors
+def import_(
+    files: Annotated[list[Path], typer.Argument(help="The .truc files to read.")],
+    out: Annotated[Path, typer.Option(help="Dataset folder to create.")],
+    overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
+    skip_invalid: Annotated[
+        bool, typer.Option(help="Import the valid games and report each invalid one, instead of stopping.")
+    ] = False,
+) -> None:
+    """Read hand histories in the .truc text format, replay them, and write a Parquet dataset."""
+    from pipeline.history.io import import_files
+
+    result = import_files(files, out, overwrite=overwrite, skip_invalid=skip_invalid)
+    for problem in result.invalid:
+        typer.echo(f"skipped: {problem}", err=True)
+    typer.echo(f"imported {result.games:,} games, {result.hands:,} hands to {out}")
+
+
+@app.command()
+@clean_errors
+def export(
+    data: Annotated[Path, typer.Option(help="Dataset folder to read.")],
+    out: Annotated[Path, typer.Option(help="The .truc file to write (canonical text).")],
+) -> None:
+    """Write a dataset's games as canonical .truc text."""
+    from pipeline.history.io import export_dataset
+
+    count = export_dataset(data, out)
+    typer.echo(f"exported {count:,} games to {out}")
+
+
+@app.command()
+@clean_errors
+def stats(
+    name: Annotated[str | None, typer.Argument(help="Statistic to compute; omit to list them.")] = None,
+    data: Annotated[list[Path], typer.Option(help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    param: Annotated[list[str], typer.Option("--param", help="Parameter key=value, repeatable.")] = [],  # noqa: B006
+    format: Annotated[str, typer.Option(help="Output: table, csv or json (an array of row objects).")] = "table",
+) -> None:
+    """List the statistics, or compute one over a dataset."""
+    from pipeline import stats as library
+
+    if name is None:
+        for stat in library.list_statistics():
+            typer.echo(f"{stat.name}: {stat.description}")
+        return
+    if format not in ("table", "csv", "json"):
+        _fail(f"--format {format!r} is not one of table, csv, json")
+    if not data:
+        _fail("--data is required to compute a statistic")
+    frame = library.compute(name, data, _pairs(param, "--param"))
+    typer.echo(library.render(frame, format))
+
+
+@app.command()
+@clean_errors
+def report(
+    out: Annotated[Path, typer.Option(help="Report folder to write, e.g. reports/NAME (index.html, charts/).")],
+    data: Annotated[list[Path], typer.Option(help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+) -> None:
+    """Write the strategy report: an offline HTML page with a chart per statistic, PNG and SVG too."""
+    from pipeline.report.page import build_report
+
+    if not data:
+        _fail("--data is required")
+    result = build_report(data, out, progress=lambda step: typer.echo(step, err=True))
+    typer.echo(f"report written to {result.html}")
+
+
+class _progress:
+    """A rich progress bar for games, with hands per second and time left; silent when ``quiet``.
+
+    The bar appears with the first finished chunk, so that an error found before any game is played
+    prints alone."""
+
+    def __init__(self, quiet: bool, total: int, label: str) -> None:
+        self.quiet, self.total, self.label = quiet, total, label
+        self.bar: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None] | None:
+        if self.quiet:
+            return None
+        import time
+
+        started = time.perf_counter()
+
+        def update(games: int, hands: int) -> None:
+            if self.bar is None:
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+                self.bar = Progress(
+                    TextColumn("{task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("games"),
+                    TextColumn("{task.fields[rate]:>10} hands/s"),
+                    TimeRemainingColumn(),
+                )
+                self.bar.start()
+                self.task = self.bar.add_task(self.label, total=self.total, rate="-")
+            elapsed = time.perf_counter() - started
+            rate = f"{hands / elapsed:,.0f}" if elapsed > 0 else "-"
+            self.bar.update(self.task, completed=games, rate=rate)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def main() -> None:
+    app()

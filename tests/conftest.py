@@ -1,0 +1,30 @@
+"""Shared fixtures: small simulated datasets, built once per test session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.simulate import SimulationSpec, simulate
+
+MIXED_SEATS = {1: "threshold:raise_at=0.8,call_at=0.6,bluff=0.05", 3: "random"}
+
+
+@pytest.fixture(scope="session")
+def sim_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """300 games of 4-player Catalan Truc, mixed policies, signals on."""
+    out = tmp_path_factory.mktemp("sim") / "catalan4"
+    spec = SimulationSpec(
+        "catalan", 300, 11, {"players": "4", "signals": "on"}, "threshold", MIXED_SEATS, workers=1
+    )
+    simulate(spec, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def sim_dataset_2p(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """300 games of 2-player Catalan Truc, threshold against random."""
+    out = tmp_path_factory.mktemp("sim") / "catalan2"
+    simulate(SimulationSpec("catalan", 300, 12, {"players": "2"}, "threshold", {1: "random"}), out)
+    return out

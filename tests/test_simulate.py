@@ -1,0 +1,109 @@
+"""The simulator: complete games, reproducible whatever the workers, atomic output, bounded batches."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipeline import simulate as simulate_module
+from pipeline.policies import PolicyError
+from pipeline.simulate import SimulationError, SimulationSpec, game_seed, simulate
+from pipeline.store import TABLES, DatasetError, check_dataset
+
+
+def read(root: Path, table: str) -> pl.DataFrame:
+    return pl.read_parquet(root / table / "*.parquet").sort(pl.all())
+
+
+def test_the_same_seed_gives_the_same_rows_whatever_the_workers(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 40)  # several chunks, so the pool is used
+    spec = SimulationSpec("catalan", 130, 5, {"players": "4", "signals": "on"}, "threshold", {2: "random"})
+    one = simulate(spec, tmp_path / "one")
+    two = simulate(SimulationSpec(**{**spec.__dict__, "workers": 2}), tmp_path / "two")
+    assert one.rows == two.rows and one.hands == two.hands
+    assert len(list((tmp_path / "two" / "hands").glob("*.parquet"))) == 4  # 130 games in chunks of 40
+    for table in TABLES:
+        assert read(tmp_path / "one", table).equals(read(tmp_path / "two", table))
+    simulate(SimulationSpec(**{**spec.__dict__, "seed": 6}), tmp_path / "three")
+    assert not read(tmp_path / "one", "seats").equals(read(tmp_path / "three", "seats"))
+
+
+def test_game_seeds_derive_from_the_run_seed_and_the_game_number() -> None:
+    assert game_seed(1, 0) == game_seed(1, 0)
+    assert len({game_seed(1, g) for g in range(1000)} | {game_seed(2, 0)}) == 1001
+    assert 0 <= game_seed(123, 456) < 2**63
+
+
+def test_dataset_has_every_table_manifest_and_consistent_counts(sim_dataset: Path) -> None:
+    check_dataset(sim_dataset)
+    manifest = json.loads((sim_dataset / "manifest.json").read_text())
+    assert manifest["variant"] == "catalan" and manifest["players"] == 4 and manifest["seed"] == 11
+    assert manifest["options"] == {"players": "4", "signals": "on"}
+    assert manifest["policies"]["3"] == "random" and manifest["policies"]["0"].startswith("threshold raise_at=0.7")
+    games, hands = read(sim_dataset, "games"), read(sim_dataset, "hands")
+    seats, events = read(sim_dataset, "seats"), read(sim_dataset, "events")
+    assert manifest["rows"] == {"games": 300, "hands": hands.height, "seats": seats.height, "events": events.height}
+    assert seats.height == 4 * hands.height
+    assert games["complete"].all() and (games["hands"].sum() == hands.height)
+    # the final scores are the sums of the hands' points
+    sums = hands.group_by("game_id").agg(pl.col("points_team0").sum(), pl.col("points_team1").sum())
+    joined = games.join(sums, on="game_id")
+    assert (joined["score_team0"] == joined["points_team0"]).all()
+    assert (joined["score_team1"] == joined["points_team1"]).all()
+    assert seats["strength"].is_between(0, 1).all()
+    # every seat signals, except in hands that a team at 11 passed before anyone signalled
+    no_signal = seats.filter(pl.col("signal").is_null()).join(hands, on=["game_id", "hand_no"])
+    assert no_signal.height > 0 and (no_signal["ended_by"] == "pass").all()
+    assert set(events["kind"].unique()) >= {"deal", "raise", "answer", "play", "signal"}
+
+
+def test_an_existing_folder_is_refused_unless_overwrite(tmp_path: Path) -> None:
+    spec = SimulationSpec("catalan", 3, 1, {"players": "2"})
+    simulate(spec, tmp_path / "d")
+    with pytest.raises(DatasetError, match="already exists"):
+        simulate(spec, tmp_path / "d")
+    simulate(SimulationSpec("catalan", 5, 1, {"players": "2"}), tmp_path / "d", overwrite=True)
+    assert json.loads((tmp_path / "d" / "manifest.json").read_text())["games"] == 5
+    assert [p.name for p in tmp_path.iterdir()] == ["d"]  # no temporary folder left behind
+
+
+def test_an_interrupted_run_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 2)
+
+    def interrupt(games: int, hands: int) -> None:
+        if games >= 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(SimulationSpec("catalan", 10, 1, {"players": "2"}), tmp_path / "d", progress=interrupt)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_is_reported_per_chunk(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 3)
+    seen: list[int] = []
+    simulate(SimulationSpec("catalan", 7, 1, {"players": "2"}), tmp_path / "d", progress=lambda g, h: seen.append(g))
+    assert seen == [3, 6, 7]
+
+
+@pytest.mark.parametrize(
+    ("spec", "error", "message"),
+    [
+        (SimulationSpec("catalan", 0, 1), SimulationError, "--games must be at least 1"),
+        (SimulationSpec("catalan", 5, 1, workers=0), SimulationError, "--workers must be at least 1"),
+        (SimulationSpec("catalan", 5, 1, seat_policies={4: "random"}), SimulationError, "seat 4 does not exist"),
+        (SimulationSpec("catalan", 5, 1, policy="greedy"), PolicyError, "policies: random, threshold"),
+        (SimulationSpec("catalan", 5, 1, policy="threshold:x=1"), PolicyError, "parameters: raise_at"),
+        (SimulationSpec("catalan", 5, 1, {"colour": "red"}), ValueError, "unknown option colour"),
+        (SimulationSpec("trut", 5, 1), KeyError, "variants: catalan"),
+    ],
+)
+def test_bad_settings_are_refused_before_anything_is_written(
+    tmp_path: Path, spec: SimulationSpec, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        simulate(spec, tmp_path / "d")
+    assert not (tmp_path / "d").exists()
