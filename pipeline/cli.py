@@ -159,10 +159,10 @@ def simulate(
         options["players"] = str(players)
     seats: dict[int, str] = {}
     for item in seat_policy:
-        seat, sep, spec = item.partition("=")
-        if not sep or not seat.strip().isdigit() or not spec.strip():
+        seat, sep, seat_spec = item.partition("=")
+        if not sep or not seat.strip().isdigit() or not seat_spec.strip():
             _fail(f"--seat-policy {item!r} is not of the form SEAT=NAME[:k=v,...]")
-        seats[int(seat)] = spec.strip()
+        seats[int(seat)] = seat_spec.strip()
     command = shlex.join(["truc", *sys.argv[1:]])
     spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command)
     with _progress(quiet, games, "simulating") as update:
