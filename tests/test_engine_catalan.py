@@ -190,7 +190,9 @@ def test_accept_and_raise_is_one_action() -> None:
     deal(game, "3o 2o 4o", "12c 11c 10c")
     (event,) = act(game, "0 truc")
     (event,) = act(game, "1 retruc")  # "trois si vous jouez"
-    assert event.answers and event.kind == "raise" and event.stake_before == 2 and event.stake_after == 3
+    # the truc is accepted (the stake is now 2) and 3 is proposed; stake_before is the stake in force
+    # before the action, as for any other answer
+    assert event.answers and event.kind == "raise" and event.stake_before == 1 and event.stake_after == 3
     assert game.stake == 2
     act(game, "0 accept")
     assert game.stake == 3

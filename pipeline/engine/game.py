@@ -366,10 +366,10 @@ class Game:
     def _raise(self, seat: int, verb: str) -> Event:
         could = True
         answers = bool(self.pending)
+        stake_before = self.stake
         if answers:  # accept-and-raise: the pending raise is accepted first
             self.level = self.pending
             self.stake = self.ladder[self.level - 1].stake
-        stake_before = self.stake
         rung = self.next_raise()
         self.pending = rung
         self.raiser = seat

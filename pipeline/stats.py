@@ -1,0 +1,287 @@
+"""Statistics over one or several datasets: the SQL in ``sql/`` run through DuckDB, returned as polars.
+
+Each statistic is one file ``sql/NAME.sql`` whose header states its grain, its columns and its
+parameters; ``sql/staging.sql`` defines the typed views it reads (``stg_games``, ``stg_hands``,
+``stg_seats``, ``stg_events``) and the ``wilson_low``/``wilson_high`` macros. This module holds the
+registry (name, description, parameters, output columns, row keys) and ``compute``, which checks the
+dataset folders, opens an in-memory DuckDB connection, creates the views over the folders' Parquet files
+and runs one statistic. ``docs/statistics.md`` describes every statistic for readers.
+
+The frames are sorted by variant, players and the statistic's grouping columns, nulls last. Integers
+come back as Int64, rates and means as Float64; a rate over an empty sample and its interval are null.
+``render`` turns a frame into the text ``truc stats`` prints (table, csv or json).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipeline import store
+
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+STAGING = "staging"
+FORMATS = ("table", "csv", "json")
+
+
+class StatsError(Exception):
+    """An unknown statistic or parameter, or a parameter value of the wrong kind."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named parameter of a statistic, passed to its SQL as ``$name``."""
+
+    name: str
+    type: type[float]
+    default: float
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def expected(self) -> str:
+        """What a valid value looks like, for error messages and listings."""
+        if self.minimum is not None and self.maximum is not None:
+            return f"a number between {self.minimum:g} and {self.maximum:g}"
+        if self.minimum is not None:
+            return f"a number >= {self.minimum:g}"
+        if self.maximum is not None:
+            return f"a number <= {self.maximum:g}"
+        return "a number"
+
+    def parse(self, text: str) -> float:
+        """The value of ``text``, or ``ValueError`` saying what was expected."""
+        try:
+            value = self.type(text.strip())
+        except ValueError:
+            raise ValueError(self.expected()) from None
+        if not math.isfinite(value):
+            raise ValueError(self.expected())
+        if (self.minimum is not None and value < self.minimum) or (
+            self.maximum is not None and value > self.maximum
+        ):
+            raise ValueError(self.expected())
+        return value
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One statistic: its SQL file ``sql/NAME.sql`` and what it returns."""
+
+    name: str
+    description: str
+    keys: tuple[str, ...]  # the grain, in sort order
+    columns: tuple[str, ...]  # every output column, in order
+    parameters: tuple[Parameter, ...] = ()
+
+    @property
+    def sql_path(self) -> Path:
+        return SQL_DIR / f"{self.name}.sql"
+
+    def sql(self) -> str:
+        return _read_sql(self.name)
+
+    def defaults(self) -> dict[str, float]:
+        return {p.name: p.default for p in self.parameters}
+
+
+_WILSON = ("ci_low", "ci_high")
+
+STATISTICS: dict[str, Statistic] = {
+    s.name: s
+    for s in (
+        Statistic(
+            "first_trick_value",
+            "How much winning trick 1 is worth: win rate and mean points of the team that won it vs lost it.",
+            keys=("variant", "players"),
+            columns=(
+                "variant", "players", "hands",
+                "p_win_won_first", "ci_low_won_first", "ci_high_won_first",
+                "p_win_lost_first", "ci_low_lost_first", "ci_high_lost_first", "value",
+                "mean_points_won_first", "mean_points_lost_first", "points_value",
+            ),
+        ),
+        Statistic(
+            "bluff_success",
+            "Raises made with a hand below the strength threshold: how often, how often folded to, "
+            "how they fare when called.",
+            keys=("variant", "players", "stake"),
+            columns=(
+                "variant", "players", "stake", "raises", "bluffs",
+                "bluff_rate", "bluff_ci_low", "bluff_ci_high",
+                "folded", "success_rate", "success_ci_low", "success_ci_high",
+                "called", "called_won", "called_won_rate", "called_won_ci_low", "called_won_ci_high",
+                "net_points_per_bluff",
+            ),
+            parameters=(
+                Parameter(
+                    "threshold",
+                    float,
+                    0.33,
+                    "strength_pct below which a raise counts as a bluff",
+                    minimum=0.0,
+                    maximum=1.0,
+                ),
+            ),
+        ),
+        Statistic(
+            "fold_rates",
+            "Fold rate when facing a raise, by stake and by the answering seat's strength decile.",
+            keys=("variant", "players", "stake", "decile"),
+            columns=("variant", "players", "stake", "decile", "facing", "folds", "fold_rate", *_WILSON),
+        ),
+        Statistic(
+            "mano_advantage",
+            "How often the eldest's team (the mà) wins the hand, and its mean points edge.",
+            keys=("variant", "players"),
+            columns=(
+                "variant", "players", "hands", "eldest_wins", "win_rate", *_WILSON,
+                "mean_points_eldest", "mean_points_other", "points_diff",
+            ),
+        ),
+        Statistic(
+            "stake_distribution",
+            "Share of hands ending at each stake, and mean points per hand.",
+            keys=("variant", "players", "stake"),
+            columns=(
+                "variant", "players", "stake", "hands", "share", *_WILSON,
+                "mean_points", "mean_points_per_hand",
+            ),
+        ),
+        Statistic(
+            "tie_frequency",
+            "How often each trick is tied, and how often a tie rule decides the hand.",
+            keys=("variant", "players", "measure", "trick_no"),
+            columns=("variant", "players", "measure", "trick_no", "n", "count", "rate", *_WILSON),
+        ),
+        Statistic(
+            "strength_curve",
+            "Win rate and mean net points of a seat's team by the seat's hand-strength decile.",
+            keys=("variant", "players", "decile"),
+            columns=("variant", "players", "decile", "n", "wins", "p_win", *_WILSON, "mean_net_points"),
+        ),
+        Statistic(
+            "raise_rates",
+            "How often a seat raises when it may, on its own move or in answer to a raise.",
+            keys=("variant", "players", "decision", "stake", "trick_no"),
+            columns=(
+                "variant", "players", "decision", "stake", "trick_no",
+                "chances", "count", "rate", *_WILSON,
+            ),
+        ),
+    )
+}  # fmt: skip
+
+
+def list_statistics() -> list[Statistic]:
+    """Every statistic, by name."""
+    return [STATISTICS[name] for name in sorted(STATISTICS)]
+
+
+def get_statistic(name: str) -> Statistic:
+    """The statistic called ``name``, or ``StatsError`` listing the valid names."""
+    try:
+        return STATISTICS[name]
+    except KeyError:
+        raise StatsError(f"unknown statistic {name!r}: choose one of {', '.join(sorted(STATISTICS))}") from None
+
+
+def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> dict[str, float]:
+    """The statistic's parameter values: its defaults overridden by ``params`` (text, as from a CLI)."""
+    values = statistic.defaults()
+    by_name = {p.name: p for p in statistic.parameters}
+    for key, raw in (params or {}).items():
+        if key not in by_name:
+            valid = ", ".join(sorted(by_name)) or "none"
+            raise StatsError(f"unknown parameter {key!r} for {statistic.name}: valid parameters are {valid}")
+        parameter = by_name[key]
+        try:
+            values[key] = parameter.parse(str(raw))
+        except ValueError as exc:
+            raise StatsError(
+                f"bad value {raw!r} for parameter {key} of {statistic.name}: expected {exc}"
+            ) from None
+    return values
+
+
+def compute(
+    name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None
+) -> pl.DataFrame:
+    """Run the statistic ``name`` over one dataset folder or several together.
+
+    Several folders are read as one dataset (their games kept apart: rows are joined within a folder).
+    Raises ``StatsError`` for an unknown statistic, an unknown parameter or a bad value, and
+    ``store.DatasetError`` when a folder is missing, incomplete or unreadable.
+    """
+    statistic = get_statistic(name)
+    values = resolve_params(statistic, params)
+    folders = _dataset_folders(data)
+    with duckdb.connect(":memory:") as con:
+        try:
+            create_staging(con, folders)
+            frame = con.sql(statistic.sql(), params=values or None).pl()
+        except (duckdb.IOException, duckdb.InvalidInputException) as exc:
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            where = ", ".join(str(f) for f in folders)
+            raise store.DatasetError(f"cannot read dataset {where}: {first_line}") from exc
+    return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
+
+
+def render(frame: pl.DataFrame, format: str = "table") -> str:
+    """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
+    row objects, nulls as null)."""
+    if format == "csv":
+        return frame.write_csv().rstrip("\n")
+    if format == "json":
+        return json.dumps(frame.to_dicts(), indent=1, allow_nan=False)
+    if format == "table":
+        with pl.Config(
+            tbl_rows=-1,
+            tbl_cols=-1,
+            tbl_width_chars=10_000,
+            tbl_formatting="ASCII_MARKDOWN",
+            tbl_hide_column_data_types=True,
+            tbl_hide_dataframe_shape=True,
+            fmt_str_lengths=200,
+        ):
+            return str(frame)
+    raise StatsError(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
+
+
+def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:
+    """Create the staging views and macros of ``sql/staging.sql`` over ``folders`` on ``con``."""
+    for table in store.TABLES:
+        globs = [store.table_glob(folder, table) for folder in folders]
+        con.execute(f"set variable {table}_files = $globs", {"globs": globs})
+    con.execute(_read_sql(STAGING))
+
+
+def _dataset_folders(data: Path | Sequence[Path]) -> list[Path]:
+    """The folders to read, checked, without repeats (so that no game is counted twice)."""
+    items: list[Path] = (
+        [Path(data)] if isinstance(data, str | os.PathLike) else [Path(item) for item in data]
+    )
+    if not items:
+        raise store.DatasetError("no dataset folder given")
+    folders: list[Path] = []
+    for item in items:
+        store.check_dataset(item)
+        folder = item.resolve()
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
+def _read_sql(name: str) -> str:
+    path = SQL_DIR / f"{name}.sql"
+    try:
+        return path.read_text("utf-8")
+    except OSError as exc:
+        raise StatsError(f"cannot read {path}: {exc.strerror}") from exc

@@ -1,0 +1,71 @@
+-- first_trick_value: how much winning trick 1 is worth.
+--
+-- Grain: one row per (variant, players).
+-- Population: hands whose trick 1 was played and not tied (trick1_winner in (0, 1)). Void hands
+-- (winner_team null) stay in: they count in the sample size but as a win for neither team.
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   hands                      hands in the population (the sample size of both rates)
+--   p_win_won_first            share of those hands won by the team that won trick 1
+--   ci_low_won_first, ci_high_won_first    its 95% Wilson interval
+--   p_win_lost_first           share of those hands won by the team that lost trick 1
+--   ci_low_lost_first, ci_high_lost_first  its 95% Wilson interval
+--   value                      p_win_won_first - p_win_lost_first
+--   mean_points_won_first      mean points scored in the hand by the team that won trick 1
+--   mean_points_lost_first     mean points scored in the hand by the team that lost trick 1
+--   points_value               mean_points_won_first - mean_points_lost_first
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players
+    from stg_games
+),
+
+decided_first_trick as (
+    select
+        games.variant,
+        games.players,
+        hands.trick1_winner as first_team,
+        hands.winner_team,
+        case hands.trick1_winner when 0 then hands.points_team0 else hands.points_team1 end
+            as points_won_first,
+        case hands.trick1_winner when 0 then hands.points_team1 else hands.points_team0 end
+            as points_lost_first
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+    where hands.trick1_winner in (0, 1)
+),
+
+per_group as (
+    select
+        variant,
+        players,
+        count(*) as hands,
+        count(*) filter (where winner_team = first_team) as won_by_first,
+        count(*) filter (where winner_team = 1 - first_team) as won_by_other,
+        avg(points_won_first) as mean_points_won_first,
+        avg(points_lost_first) as mean_points_lost_first
+    from decided_first_trick
+    group by variant, players
+)
+
+select
+    variant,
+    players,
+    hands,
+    won_by_first / hands as p_win_won_first,
+    wilson_low(won_by_first, hands) as ci_low_won_first,
+    wilson_high(won_by_first, hands) as ci_high_won_first,
+    won_by_other / hands as p_win_lost_first,
+    wilson_low(won_by_other, hands) as ci_low_lost_first,
+    wilson_high(won_by_other, hands) as ci_high_lost_first,
+    won_by_first / hands - won_by_other / hands as value,
+    mean_points_won_first,
+    mean_points_lost_first,
+    mean_points_won_first - mean_points_lost_first as points_value
+from per_group
+order by variant, players

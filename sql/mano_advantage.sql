@@ -1,0 +1,63 @@
+-- mano_advantage: how often the eldest's team (the mà, who leads trick 1) wins the hand.
+--
+-- Grain: one row per (variant, players).
+-- Population: hands with a winner (void hands, winner_team null, are left out).
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   hands                      hands with a winner (the sample size)
+--   eldest_wins                those won by eldest_team
+--   win_rate                   eldest_wins / hands
+--   ci_low, ci_high            its 95% Wilson interval
+--   mean_points_eldest         mean points per hand scored by the eldest's team
+--   mean_points_other          mean points per hand scored by the other team
+--   points_diff                mean_points_eldest - mean_points_other
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players
+    from stg_games
+),
+
+decided_hands as (
+    select
+        games.variant,
+        games.players,
+        hands.winner_team = hands.eldest_team as eldest_won,
+        case hands.eldest_team when 0 then hands.points_team0 else hands.points_team1 end
+            as points_eldest,
+        case hands.eldest_team when 0 then hands.points_team1 else hands.points_team0 end
+            as points_other
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+    where hands.winner_team is not null
+),
+
+per_group as (
+    select
+        variant,
+        players,
+        count(*) as hands,
+        count(*) filter (where eldest_won) as eldest_wins,
+        avg(points_eldest) as mean_points_eldest,
+        avg(points_other) as mean_points_other
+    from decided_hands
+    group by variant, players
+)
+
+select
+    variant,
+    players,
+    hands,
+    eldest_wins,
+    eldest_wins / hands as win_rate,
+    wilson_low(eldest_wins, hands) as ci_low,
+    wilson_high(eldest_wins, hands) as ci_high,
+    mean_points_eldest,
+    mean_points_other,
+    mean_points_eldest - mean_points_other as points_diff
+from per_group
+order by variant, players

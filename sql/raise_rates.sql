@@ -1,0 +1,67 @@
+-- raise_rates: how often a seat raises when it may.
+--
+-- Grain: one row per (variant, players, decision, stake, trick_no); only combinations that occur.
+--   decision 'raise'             a seat's own move (answers = false) where a raise was legal
+--                                (could_raise = true)
+--   decision 'accept_and_raise'  an answer to a pending raise (answers = true) where raising back
+--                                was legal (could_raise = true)
+-- Population: every events row meeting one of those two conditions.
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   decision                   'raise' or 'accept_and_raise'
+--   stake                      the event's stake_before (the stake in force at the decision)
+--   trick_no                   the event's trick_no; NULL for decisions before play starts
+--   chances                    events meeting the decision's condition (the sample size)
+--   count                      those with kind = 'raise'
+--   rate                       count / chances
+--   ci_low, ci_high            its 95% Wilson interval
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players
+    from stg_games
+),
+
+chances as (
+    select
+        games.variant,
+        games.players,
+        case when events.answers then 'accept_and_raise' else 'raise' end as decision,
+        events.stake_before as stake,
+        events.trick_no,
+        events.kind = 'raise' as raised
+    from stg_events as events
+    inner join games using (dataset, game_id)
+    where events.could_raise and events.answers is not null
+),
+
+per_group as (
+    select
+        variant,
+        players,
+        decision,
+        stake,
+        trick_no,
+        count(*) as chances,
+        count(*) filter (where raised) as count
+    from chances
+    group by variant, players, decision, stake, trick_no
+)
+
+select
+    variant,
+    players,
+    decision,
+    stake,
+    trick_no,
+    chances,
+    count,
+    count / chances as rate,
+    wilson_low(count, chances) as ci_low,
+    wilson_high(count, chances) as ci_high
+from per_group
+order by variant, players, decision, stake nulls last, trick_no nulls last

@@ -1,0 +1,70 @@
+-- stake_distribution: at which stake hands end, and what they are worth.
+--
+-- Grain: one row per (variant, players, stake), stake = hands.stake (the stake in force when the hand
+-- ended; after a refused raise, the stake before it). Only stakes that occur get a row.
+-- Population: every hand, void hands included.
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   stake                      the hand's final stake
+--   hands                      hands that ended at that stake
+--   share                      hands / all hands of the variant and player count
+--   ci_low, ci_high            its 95% Wilson interval
+--   mean_points                mean total points scored (points_team0 + points_team1) in hands at
+--                              that stake
+--   mean_points_per_hand       mean total points per hand over all hands of the variant and player
+--                              count (the same on every row of a group)
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players
+    from stg_games
+),
+
+all_hands as (
+    select
+        games.variant,
+        games.players,
+        hands.stake,
+        hands.points_team0 + hands.points_team1 as total_points
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+),
+
+per_group as (
+    select
+        variant,
+        players,
+        count(*) as group_hands,
+        avg(total_points) as mean_points_per_hand
+    from all_hands
+    group by variant, players
+),
+
+per_stake as (
+    select
+        variant,
+        players,
+        stake,
+        count(*) as hands,
+        avg(total_points) as mean_points
+    from all_hands
+    group by variant, players, stake
+)
+
+select
+    per_stake.variant,
+    per_stake.players,
+    per_stake.stake,
+    per_stake.hands,
+    per_stake.hands / per_group.group_hands as share,
+    wilson_low(per_stake.hands, per_group.group_hands) as ci_low,
+    wilson_high(per_stake.hands, per_group.group_hands) as ci_high,
+    per_stake.mean_points,
+    per_group.mean_points_per_hand
+from per_stake
+inner join per_group using (variant, players)
+order by per_stake.variant, per_stake.players, per_stake.stake nulls last

@@ -1,0 +1,78 @@
+-- strength_curve: how often a seat's team wins the hand, by the seat's hand-strength decile.
+--
+-- Grain: one row per (variant, players, decile); decile 1..10, only deciles that occur get a row.
+-- Population: seats rows with strength_pct not null, in hands with a winner (void hands left out).
+-- In 4-player games both partners of a team appear, each as its own seat-hand.
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   decile                     least(10, floor(strength_pct * 10) + 1): 1 = weakest tenth
+--   n                          seat-hands in the decile (the sample size)
+--   wins                       those whose seat's team is the hand's winner_team
+--   p_win                      wins / n
+--   ci_low, ci_high            its 95% Wilson interval
+--   mean_net_points            mean of (points of the seat's team - points of the other team)
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players
+    from stg_games
+),
+
+decided_hands as (
+    select
+        hands.dataset,
+        hands.game_id,
+        hands.hand_no,
+        games.variant,
+        games.players,
+        hands.winner_team,
+        hands.points_team0,
+        hands.points_team1
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+    where hands.winner_team is not null
+),
+
+seat_hands as (
+    select
+        decided_hands.variant,
+        decided_hands.players,
+        least(10, floor(seats.strength_pct * 10)::bigint + 1) as decile,
+        seats.team = decided_hands.winner_team as won,
+        case seats.team
+            when 0 then decided_hands.points_team0 - decided_hands.points_team1
+            else decided_hands.points_team1 - decided_hands.points_team0
+        end as net_points
+    from stg_seats as seats
+    inner join decided_hands using (dataset, game_id, hand_no)
+    where seats.strength_pct is not null
+),
+
+per_decile as (
+    select
+        variant,
+        players,
+        decile,
+        count(*) as n,
+        count(*) filter (where won) as wins,
+        avg(net_points) as mean_net_points
+    from seat_hands
+    group by variant, players, decile
+)
+
+select
+    variant,
+    players,
+    decile,
+    n,
+    wins,
+    wins / n as p_win,
+    wilson_low(wins, n) as ci_low,
+    wilson_high(wins, n) as ci_high,
+    mean_net_points
+from per_decile
+order by variant, players, decile

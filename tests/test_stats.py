@@ -1,0 +1,694 @@
+"""The statistics of ``pipeline.stats`` on tiny datasets whose answers were worked out by hand.
+
+Every dataset here is built row by row with ``store.TableBatch``; the expected figures are derived in the
+comments. Wilson intervals are 95% (z = 1.959964); the bounds quoted are rounded to 6 decimals.
+Below the hand-worked cases: invariants on random datasets, errors, and several folders read together.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+from pipeline import stats, store
+from pipeline.stats_check import write_synthetic
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = sorted(stats.STATISTICS)
+
+
+def approx(value: float) -> Any:
+    return pytest.approx(value, abs=1e-6)
+
+
+class Dataset:
+    """A tiny dataset built by hand. Seat s is on team s % 2; events get their seq in order of calls."""
+
+    def __init__(self) -> None:
+        self.batches = store.new_batches()
+        self.players: dict[int, int] = {}
+        self.seq: dict[tuple[int, int], int] = {}
+
+    def game(self, game_id: int, variant: str = "catalan", players: int = 2) -> None:
+        self.players[game_id] = players
+        self.batches["games"].append(
+            (game_id, variant, players, "", game_id, 0, 1, True, 0, 12, 0, "test")
+        )
+
+    def hand(
+        self,
+        game_id: int,
+        hand_no: int,
+        *,
+        winner: int | None,
+        points: tuple[int, int] = (0, 0),
+        stake: int = 1,
+        eldest: int = 1,
+        tricks: tuple[int | None, int | None, int | None] = (None, None, None),
+        tie_rule: str | None = None,
+        ended_by: str = "tricks",
+    ) -> None:
+        dealer = (eldest - 1) % self.players[game_id]
+        played = sum(t is not None for t in tricks)
+        self.batches["hands"].append(
+            (game_id, hand_no, dealer, eldest, eldest % 2, 3, 0, 0, stake, ended_by, winner, *points,
+             played, *tricks, tie_rule)
+        )  # fmt: skip
+
+    def seats(self, game_id: int, hand_no: int, *strength_pct: float | None) -> None:
+        for seat, pct in enumerate(strength_pct):
+            strength = None if pct is None else pct / 2
+            self.batches["seats"].append(
+                (game_id, hand_no, seat, seat % 2, "test", "3o 12c 5e", strength, pct, None)
+            )
+
+    def event(
+        self,
+        game_id: int,
+        hand_no: int,
+        seat: int | None,
+        verb: str,
+        kind: str,
+        *,
+        answers: bool = False,
+        could_raise: bool = False,
+        trick_no: int | None = 1,
+        stake_before: int = 1,
+        stake_after: int | None = None,
+    ) -> None:
+        seq = self.seq.get((game_id, hand_no), 0)
+        self.seq[(game_id, hand_no)] = seq + 1
+        team = None if seat is None else seat % 2
+        after = stake_before if stake_after is None else stake_after
+        self.batches["events"].append(
+            (game_id, hand_no, seq, seat, team, verb, None, kind, answers, could_raise, trick_no,
+             stake_before, after)
+        )  # fmt: skip
+
+    def raise_to(self, game_id: int, hand_no: int, seat: int, stake: int, *, answers: bool = False) -> None:
+        verb = {2: "truc", 3: "retruc"}[stake]
+        self.event(game_id, hand_no, seat, verb, "raise", answers=answers, could_raise=True,
+                   stake_before=stake - 1, stake_after=stake)  # fmt: skip
+
+    def answer(self, game_id: int, hand_no: int, seat: int, verb: str, stake: int) -> None:
+        """An answer to a raise to ``stake``: ``accept`` moves to it, ``fold`` leaves the one before."""
+        kind = "play" if verb == "play" else "answer"
+        after = stake - 1 if verb == "fold" else stake
+        self.event(game_id, hand_no, seat, verb, kind, answers=True, stake_before=stake - 1, stake_after=after)
+
+    def write(self, root: Path) -> Path:
+        store.write_part(root, 0, self.batches)
+        store.write_manifest(root, {"source": "test"})
+        return root
+
+
+def rows(frame: pl.DataFrame) -> list[dict[str, Any]]:
+    return frame.rows(named=True)
+
+
+# --- first_trick_value -------------------------------------------------------------------------------
+
+
+def test_first_trick_value(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0)
+    # h1: team 0 takes trick 1 and the hand (1-0)          -> won-first team wins; points 1 / 0
+    d.hand(0, 1, winner=0, points=(1, 0), tricks=(0, 0, None))
+    # h2: team 0 takes trick 1, team 1 the hand (0-2)      -> lost-first team wins; points 0 / 2
+    d.hand(0, 2, winner=1, points=(0, 2), stake=2, tricks=(0, 1, 1))
+    # h3: team 1 takes trick 1 and the hand (0-3)          -> won-first team wins; points 3 / 0
+    d.hand(0, 3, winner=1, points=(0, 3), stake=3, tricks=(1, 1, None))
+    # h4: team 1 takes trick 1, the hand is void           -> in n, a win for neither; points 0 / 0
+    d.hand(0, 4, winner=None, tricks=(1, -1, -1))
+    # h5: trick 1 tied; h6: folded before trick 1          -> both left out
+    d.hand(0, 5, winner=0, points=(1, 0), tricks=(-1, 0, None), tie_rule="first_decisive")
+    d.hand(0, 6, winner=1, points=(0, 1), ended_by="fold")
+    # a second group: french 2 players, one hand won by the trick-1 winner
+    d.game(1, variant="french")
+    d.hand(1, 1, winner=1, points=(0, 1), tricks=(1, 1, None))
+    data = d.write(tmp_path / "data")
+
+    result = rows(stats.compute("first_trick_value", data))
+    assert [(r["variant"], r["players"]) for r in result] == [("catalan", 2), ("french", 2)]
+    catalan, french = result
+    # n = 4 (h1-h4); won-first wins 2/4 = 0.5, lost-first wins 1/4 = 0.25, value 0.25
+    assert catalan["hands"] == 4
+    assert catalan["p_win_won_first"] == 0.5
+    assert (catalan["ci_low_won_first"], catalan["ci_high_won_first"]) == (approx(0.150039), approx(0.849961))
+    assert catalan["p_win_lost_first"] == 0.25
+    assert (catalan["ci_low_lost_first"], catalan["ci_high_lost_first"]) == (approx(0.045587), approx(0.699358))
+    assert catalan["value"] == 0.25
+    # mean points: won-first (1+0+3+0)/4 = 1.0, lost-first (0+2+0+0)/4 = 0.5, difference 0.5
+    assert catalan["mean_points_won_first"] == 1.0
+    assert catalan["mean_points_lost_first"] == 0.5
+    assert catalan["points_value"] == 0.5
+    # french: 1/1 and 0/1
+    assert french["hands"] == 1
+    assert (french["p_win_won_first"], french["p_win_lost_first"], french["value"]) == (1.0, 0.0, 1.0)
+    assert (french["ci_low_won_first"], french["ci_high_won_first"]) == (approx(0.206549), 1.0)
+    assert (french["ci_low_lost_first"], french["ci_high_lost_first"]) == (0.0, approx(0.793451))
+    assert french["points_value"] == 1.0
+
+
+# --- the raise dataset: bluff_success and fold_rates --------------------------------------------------
+
+
+@pytest.fixture
+def raise_dataset(tmp_path: Path) -> Path:
+    """Seven catalan 2-player hands with raises. Strength of (seat 0, seat 1) in brackets.
+
+    h1 (0.10, 0.80): s0 truc->2, s1 fold.                                  team 0 scores 1
+    h2 (0.20, 0.50): s0 truc->2, s1 plays (accepts); s1 retruc->3, s0 accept. team 1 scores 3
+    h3 (0.30, 0.90): s0 truc->2, s1 retruc->3 in answer; s0 accept.          team 0 scores 3
+    h4 (None, 0.05): s0 truc->2, s1 accept; s1 retruc->3, s0 fold.           team 1 scores 2
+    h5 (0.50, 1.00): s0 truc->2, s1 fold.                                   team 0 scores 1
+    h6 (0.33, 0.40): s0 truc->2, never answered (the record stops).          void
+    h7 (0.01, 0.60): s0 truc->2, never answered (the record stops).          void
+    """
+    d = Dataset()
+    d.game(0)
+    d.seats(0, 1, 0.10, 0.80)
+    d.event(0, 1, None, "dealt", "deal", trick_no=None)
+    d.raise_to(0, 1, 0, 2)
+    d.answer(0, 1, 1, "fold", 2)
+    d.hand(0, 1, winner=0, points=(1, 0), ended_by="fold", tricks=(None, None, None))
+
+    d.seats(0, 2, 0.20, 0.50)
+    d.event(0, 2, None, "dealt", "deal", trick_no=None)
+    d.raise_to(0, 2, 0, 2)
+    d.answer(0, 2, 1, "play", 2)
+    d.raise_to(0, 2, 1, 3)
+    d.answer(0, 2, 0, "accept", 3)
+    d.hand(0, 2, winner=1, points=(0, 3), stake=3, tricks=(1, 1, None))
+
+    d.seats(0, 3, 0.30, 0.90)
+    d.event(0, 3, None, "dealt", "deal", trick_no=None)
+    d.raise_to(0, 3, 0, 2)
+    d.raise_to(0, 3, 1, 3, answers=True)
+    d.answer(0, 3, 0, "accept", 3)
+    d.hand(0, 3, winner=0, points=(3, 0), stake=3, tricks=(0, 0, None))
+
+    d.seats(0, 4, None, 0.05)
+    d.event(0, 4, None, "dealt", "deal", trick_no=None)
+    d.raise_to(0, 4, 0, 2)
+    d.answer(0, 4, 1, "accept", 2)
+    d.raise_to(0, 4, 1, 3)
+    d.answer(0, 4, 0, "fold", 3)
+    d.hand(0, 4, winner=1, points=(0, 2), stake=2, ended_by="fold", tricks=(1, None, None))
+
+    d.seats(0, 5, 0.50, 1.00)
+    d.event(0, 5, None, "dealt", "deal", trick_no=None)
+    d.raise_to(0, 5, 0, 2)
+    d.answer(0, 5, 1, "fold", 2)
+    d.hand(0, 5, winner=0, points=(1, 0), ended_by="fold")
+
+    d.seats(0, 6, 0.33, 0.40)
+    d.event(0, 6, None, "dealt", "deal", trick_no=None)
+    d.raise_to(0, 6, 0, 2)
+    d.hand(0, 6, winner=None, stake=1)
+
+    d.seats(0, 7, 0.01, 0.60)
+    d.event(0, 7, None, "dealt", "deal", trick_no=None)
+    d.raise_to(0, 7, 0, 2)
+    d.hand(0, 7, winner=None, stake=1)
+    return d.write(tmp_path / "raises")
+
+
+def test_bluff_success_default_threshold(raise_dataset: Path) -> None:
+    result = rows(stats.compute("bluff_success", raise_dataset))
+    assert [r["stake"] for r in result] == [2, 3]
+    two, three = result
+    # stake 2: raises of known strength h1 h2 h3 h5 h6 h7 = 6 (h4's seat 0 is unknown)
+    #   bluffs (< 0.33): h1 0.10, h2 0.20, h3 0.30, h7 0.01 = 4 (h5 0.50 and h6 0.33 are not)
+    #   folded: h1 = 1 -> 1/4; called: h2 (play), h3 (retruc) = 2; called and won: h3 = 1 -> 1/2
+    #   h7 was never answered: neither folded nor called
+    #   net points of the bluffer's team: h1 +1, h2 -3, h3 +3, h7 0 -> 1/4 = 0.25
+    assert (two["raises"], two["bluffs"], two["folded"], two["called"], two["called_won"]) == (6, 4, 1, 2, 1)
+    assert two["bluff_rate"] == approx(4 / 6)
+    assert (two["bluff_ci_low"], two["bluff_ci_high"]) == (approx(0.299993), approx(0.903229))
+    assert two["success_rate"] == 0.25
+    assert (two["success_ci_low"], two["success_ci_high"]) == (approx(0.045587), approx(0.699358))
+    assert two["called_won_rate"] == 0.5
+    assert (two["called_won_ci_low"], two["called_won_ci_high"]) == (approx(0.094531), approx(0.905469))
+    assert two["net_points_per_bluff"] == 0.25
+    # stake 3: retrucs by s1 in h2 (0.50), h3 (0.90), h4 (0.05) = 3 raises; 1 bluff (h4), folded
+    #   called 0 -> called_won_rate NULL; net points of team 1 in h4: +2
+    assert (three["raises"], three["bluffs"], three["folded"], three["called"], three["called_won"]) == (
+        3, 1, 1, 0, 0,
+    )  # fmt: skip
+    assert three["bluff_rate"] == approx(1 / 3)
+    assert three["success_rate"] == 1.0
+    assert (three["success_ci_low"], three["success_ci_high"]) == (approx(0.206549), 1.0)
+    assert three["called_won_rate"] is None
+    assert three["called_won_ci_low"] is None and three["called_won_ci_high"] is None
+    assert three["net_points_per_bluff"] == 2.0
+
+
+def test_bluff_success_threshold_parameter(raise_dataset: Path) -> None:
+    # threshold 0.6: stake 2 bluffs are all 6 (0.10 0.20 0.30 0.50 0.33 0.01); stake 3 adds h2's 0.50,
+    # called (accept) and won by team 1 (+3)
+    result = rows(stats.compute("bluff_success", raise_dataset, {"threshold": "0.6"}))
+    two, three = result
+    assert (two["raises"], two["bluffs"], two["bluff_rate"]) == (6, 6, 1.0)
+    # folded h1 h5 = 2; called h2 h3 = 2; net (1 - 3 + 3 + 1 + 0 + 0) / 6
+    assert (two["folded"], two["called"], two["called_won"]) == (2, 2, 1)
+    assert two["net_points_per_bluff"] == approx(2 / 6)
+    assert (three["bluffs"], three["folded"], three["called"], three["called_won"]) == (2, 1, 1, 1)
+    assert three["called_won_rate"] == 1.0
+    assert three["net_points_per_bluff"] == approx((3 + 2) / 2)
+    # threshold 0: no bluff at all; rates over bluffs are NULL
+    none = rows(stats.compute("bluff_success", raise_dataset, {"threshold": "0"}))
+    assert [(r["raises"], r["bluffs"]) for r in none] == [(6, 0), (3, 0)]
+    assert all(r["bluff_rate"] == 0.0 and r["success_rate"] is None for r in none)
+    assert all(r["net_points_per_bluff"] is None for r in none)
+
+
+def test_fold_rates(raise_dataset: Path) -> None:
+    result = stats.compute("fold_rates", raise_dataset)
+    got = [(r["stake"], r["decile"], r["facing"], r["folds"]) for r in rows(result)]
+    # answers to raises to 2, with the answering seat's decile (floor(pct * 10) + 1, at most 10):
+    #   h1 s1 0.80 -> 9 fold; h2 s1 0.50 -> 6 play; h3 s1 0.90 -> 10 retruc; h4 s1 0.05 -> 1 accept;
+    #   h5 s1 1.00 -> 10 fold. All: 5 facing, 2 folds.
+    # answers to raises to 3: h2 s0 0.20 -> 3 accept; h3 s0 0.30 -> 4 accept; h4 s0 unknown fold
+    #   (only in the all-deciles row): 3 facing, 1 fold.
+    assert got == [
+        (2, 1, 1, 0), (2, 6, 1, 0), (2, 9, 1, 1), (2, 10, 2, 1), (2, None, 5, 2),
+        (3, 3, 1, 0), (3, 4, 1, 0), (3, None, 3, 1),
+    ]  # fmt: skip
+    all_two = rows(result.filter(pl.col("stake") == 2, pl.col("decile").is_null()))[0]
+    assert all_two["fold_rate"] == 0.4
+    assert (all_two["ci_low"], all_two["ci_high"]) == (approx(0.117621), approx(0.769276))
+
+
+# --- mano_advantage (the k = 8, n = 10 Wilson case) ---------------------------------------------------
+
+
+def mano_dataset(root: Path, game_id: int = 0) -> Path:
+    d = Dataset()
+    d.game(game_id)
+    # ten decided hands, eldest alternating between seats 1 and 0; the eldest's team wins hands 1-8.
+    # Hand 1 is at stake 3, the others at 1. A void hand 11 is left out.
+    for hand_no in range(1, 11):
+        eldest = hand_no % 2
+        winner = eldest if hand_no <= 8 else 1 - eldest
+        stake = 3 if hand_no == 1 else 1
+        points = (stake, 0) if winner == 0 else (0, stake)
+        d.hand(game_id, hand_no, winner=winner, points=points, stake=stake, eldest=eldest)
+    d.hand(game_id, 11, winner=None, eldest=1, tricks=(-1, -1, -1))
+    # 4 players: two hands, the eldest (seat 1, team 1) wins one of them
+    d.game(game_id + 1, players=4)
+    d.hand(game_id + 1, 1, winner=1, points=(0, 1), eldest=1)
+    d.hand(game_id + 1, 2, winner=0, points=(2, 0), stake=2, eldest=1)
+    return d.write(root)
+
+
+def test_mano_advantage(tmp_path: Path) -> None:
+    two, four = rows(stats.compute("mano_advantage", mano_dataset(tmp_path / "data")))
+    # 8 eldest wins out of 10 decided hands
+    assert (two["players"], two["hands"], two["eldest_wins"], two["win_rate"]) == (2, 10, 8, 0.8)
+    assert round(two["ci_low"], 4) == 0.4902 and round(two["ci_high"], 4) == 0.9433
+    # eldest's team: 3 + 7 * 1 = 10 points in 10 hands; the other: 2 points
+    assert two["mean_points_eldest"] == 1.0
+    assert two["mean_points_other"] == 0.2
+    assert two["points_diff"] == approx(0.8)
+    # 4 players: 1/2; eldest's team 1 point in 2 hands, the other 2
+    assert (four["players"], four["hands"], four["eldest_wins"], four["win_rate"]) == (4, 2, 1, 0.5)
+    assert (four["mean_points_eldest"], four["mean_points_other"], four["points_diff"]) == (0.5, 1.0, -0.5)
+
+
+# --- stake_distribution ---------------------------------------------------------------------------------
+
+
+def test_stake_distribution(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0)
+    # stake 1: three hands, one void (points 1, 1, 0); stake 2: one hand (2); stake 3: one hand (3)
+    d.hand(0, 1, winner=0, points=(1, 0))
+    d.hand(0, 2, winner=1, points=(0, 1), ended_by="fold")
+    d.hand(0, 3, winner=None, tricks=(-1, -1, -1))
+    d.hand(0, 4, winner=0, points=(2, 0), stake=2)
+    d.hand(0, 5, winner=1, points=(0, 3), stake=3)
+    result = rows(stats.compute("stake_distribution", d.write(tmp_path / "data")))
+    assert [(r["stake"], r["hands"]) for r in result] == [(1, 3), (2, 1), (3, 1)]
+    one, two, three = result
+    assert (one["share"], two["share"], three["share"]) == (0.6, 0.2, 0.2)
+    assert (one["ci_low"], one["ci_high"]) == (approx(0.230724), approx(0.882379))
+    assert (two["ci_low"], two["ci_high"]) == (approx(0.036224), approx(0.624465))
+    assert (one["mean_points"], two["mean_points"], three["mean_points"]) == (approx(2 / 3), 2.0, 3.0)
+    # (1 + 1 + 0 + 2 + 3) / 5 on every row
+    assert {r["mean_points_per_hand"] for r in result} == {1.4}
+
+
+# --- tie_frequency --------------------------------------------------------------------------------------
+
+
+def test_tie_frequency(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0)
+    d.hand(0, 1, winner=0, points=(1, 0), tricks=(0, 1, 0))
+    d.hand(0, 2, winner=0, points=(1, 0), tricks=(-1, 0, None), tie_rule="first_decisive")
+    d.hand(0, 3, winner=1, points=(0, 1), eldest=1, tricks=(-1, -1, -1), tie_rule="all_tied_eldest")
+    d.hand(0, 4, winner=0, points=(1, 0), ended_by="fold")
+    d.hand(0, 5, winner=1, points=(0, 1), tricks=(1, 1, None))
+    # a one-card deal only: tricks 2 and 3 never played, their rates are NULL
+    d.game(1, variant="french")
+    d.hand(1, 1, winner=1, points=(0, 1), tricks=(-1, None, None), tie_rule="all_tied_eldest")
+    result = rows(stats.compute("tie_frequency", d.write(tmp_path / "data")))
+    got = [(r["variant"], r["measure"], r["trick_no"], r["n"], r["count"], r["rate"]) for r in result]
+    # trick 1 played in h1 h2 h3 h5, tied in h2 h3; trick 2 played in the same four, tied in h3;
+    # trick 3 played in h1 h3, tied in h3; a tie rule decided h2 and h3 out of 5 hands
+    assert got == [
+        ("catalan", "hand_by_tie_rule", None, 5, 2, 0.4),
+        ("catalan", "trick_tied", 1, 4, 2, 0.5),
+        ("catalan", "trick_tied", 2, 4, 1, 0.25),
+        ("catalan", "trick_tied", 3, 2, 1, 0.5),
+        ("french", "hand_by_tie_rule", None, 1, 1, 1.0),
+        ("french", "trick_tied", 1, 1, 1, 1.0),
+        ("french", "trick_tied", 2, 0, 0, None),
+        ("french", "trick_tied", 3, 0, 0, None),
+    ]
+    assert (result[0]["ci_low"], result[0]["ci_high"]) == (approx(0.117621), approx(0.769276))
+    assert (result[6]["ci_low"], result[6]["ci_high"]) == (None, None)
+
+
+# --- strength_curve -------------------------------------------------------------------------------------
+
+
+def test_strength_curve(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0)
+    # h1 team 0 wins 2-0: s0 0.05 -> decile 1, won, +2;  s1 0.95 -> decile 10, lost, -2
+    d.hand(0, 1, winner=0, points=(2, 0), stake=2)
+    d.seats(0, 1, 0.05, 0.95)
+    # h2 team 1 wins 0-1: s0 0.12 -> decile 2, lost, -1; s1 1.00 -> decile 10 (capped), won, +1
+    d.hand(0, 2, winner=1, points=(0, 1))
+    d.seats(0, 2, 0.12, 1.0)
+    # h3 team 0 wins 1-0: s0 unknown -> left out;       s1 0.00 -> decile 1, lost, -1
+    d.hand(0, 3, winner=0, points=(1, 0))
+    d.seats(0, 3, None, 0.0)
+    # h4 void: left out
+    d.hand(0, 4, winner=None, tricks=(-1, -1, -1))
+    d.seats(0, 4, 0.5, 0.5)
+    # 4 players, team 1 wins 0-2: s0 0.55 (6, lost, -2), s1 0.15 (2, won, +2), s2 0.55 (6, lost, -2),
+    # s3 0.99 (10, won, +2)
+    d.game(1, players=4)
+    d.hand(1, 1, winner=1, points=(0, 2), stake=2)
+    d.seats(1, 1, 0.55, 0.15, 0.55, 0.99)
+    result = rows(stats.compute("strength_curve", d.write(tmp_path / "data")))
+    got = [(r["players"], r["decile"], r["n"], r["wins"], r["p_win"], r["mean_net_points"]) for r in result]
+    assert got == [
+        (2, 1, 2, 1, 0.5, 0.5),
+        (2, 2, 1, 0, 0.0, -1.0),
+        (2, 10, 2, 1, 0.5, -0.5),
+        (4, 2, 1, 1, 1.0, 2.0),
+        (4, 6, 2, 0, 0.0, -2.0),
+        (4, 10, 1, 1, 1.0, 2.0),
+    ]
+    assert (result[0]["ci_low"], result[0]["ci_high"]) == (approx(0.094531), approx(0.905469))
+    assert (result[4]["ci_low"], result[4]["ci_high"]) == (0.0, approx(0.65762))
+
+
+# --- raise_rates ----------------------------------------------------------------------------------------
+
+
+def test_raise_rates(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0)
+    # hand 1
+    d.event(0, 1, None, "dealt", "deal", trick_no=None)
+    d.event(0, 1, 1, "truc", "raise", could_raise=True, trick_no=None, stake_after=2)  # raise 1/NULL: yes
+    d.event(0, 1, 0, "accept", "answer", answers=True, could_raise=True, trick_no=None,
+            stake_after=2)  # accept_and_raise 1/NULL: no  # fmt: skip
+    d.event(0, 1, 1, "play", "play", trick_no=1, stake_before=2)  # could not raise: no chance
+    d.event(0, 1, 0, "play", "play", could_raise=True, trick_no=1, stake_before=2)  # raise 2/1: no
+    d.event(0, 1, 0, "retruc", "raise", could_raise=True, trick_no=2, stake_before=2, stake_after=3)  # 2/2: yes
+    d.event(0, 1, 1, "fold", "answer", answers=True, trick_no=2, stake_before=2)  # no chance
+    d.hand(0, 1, winner=0, points=(2, 0), stake=2, ended_by="fold", tricks=(0, None, None))
+    # hand 2
+    d.event(0, 2, None, "dealt", "deal", trick_no=None)
+    d.event(0, 2, 0, "play", "play", could_raise=True)  # raise 1/1: no
+    d.event(0, 2, 1, "truc", "raise", could_raise=True, stake_after=2)  # raise 1/1: yes
+    d.event(0, 2, 0, "retruc", "raise", answers=True, could_raise=True, stake_after=3)  # a&r 1/1: yes
+    d.event(0, 2, 1, "accept", "answer", answers=True, stake_before=2, stake_after=3)  # no chance
+    d.event(0, 2, 1, "play", "play", stake_before=3)
+    d.hand(0, 2, winner=1, points=(0, 3), stake=3, tricks=(1, 1, None))
+    result = rows(stats.compute("raise_rates", d.write(tmp_path / "data")))
+    got = [(r["decision"], r["stake"], r["trick_no"], r["chances"], r["count"], r["rate"]) for r in result]
+    assert got == [
+        ("accept_and_raise", 1, 1, 1, 1, 1.0),
+        ("accept_and_raise", 1, None, 1, 0, 0.0),
+        ("raise", 1, 1, 2, 1, 0.5),
+        ("raise", 1, None, 1, 1, 1.0),
+        ("raise", 2, 1, 1, 0, 0.0),
+        ("raise", 2, 2, 1, 1, 1.0),
+    ]
+    assert (result[2]["ci_low"], result[2]["ci_high"]) == (approx(0.094531), approx(0.905469))
+
+
+# --- the Wilson macros ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [(8, 10, 0.490162, 0.943318), (0, 4, 0.0, 0.489891), (2, 2, 0.34238, 1.0), (5, 10, 0.236593, 0.763407)],
+)
+def test_wilson_macros(tmp_path: Path, k: int, n: int, low: float, high: float) -> None:
+    import duckdb
+
+    data = mano_dataset(tmp_path / "data")
+    with duckdb.connect() as con:
+        stats.create_staging(con, [data])
+        got = con.execute("select wilson_low($k, $n), wilson_high($k, $n)", {"k": k, "n": n}).fetchone()
+        assert got == (approx(low), approx(high))
+        assert con.execute("select wilson_low(0, 0), wilson_high(0, 0)").fetchone() == (None, None)
+
+
+# --- invariants on random datasets ----------------------------------------------------------------------
+
+
+RATES = {
+    "first_trick_value": [("p_win_won_first", "hands", "ci_low_won_first", "ci_high_won_first"),
+                          ("p_win_lost_first", "hands", "ci_low_lost_first", "ci_high_lost_first")],
+    "bluff_success": [("bluff_rate", "raises", "bluff_ci_low", "bluff_ci_high"),
+                      ("success_rate", "bluffs", "success_ci_low", "success_ci_high"),
+                      ("called_won_rate", "called", "called_won_ci_low", "called_won_ci_high")],
+    "fold_rates": [("fold_rate", "facing", "ci_low", "ci_high")],
+    "mano_advantage": [("win_rate", "hands", "ci_low", "ci_high")],
+    "stake_distribution": [("share", None, "ci_low", "ci_high")],
+    "tie_frequency": [("rate", "n", "ci_low", "ci_high")],
+    "strength_curve": [("p_win", "n", "ci_low", "ci_high")],
+    "raise_rates": [("rate", "chances", "ci_low", "ci_high")],
+}  # fmt: skip
+
+
+def check_invariants(data: Path) -> None:
+    frames = {name: stats.compute(name, data) for name in NAMES}
+    hands = pl.read_parquet(store.table_glob(data, "hands"))
+    events = pl.read_parquet(store.table_glob(data, "events"))
+    for name, frame in frames.items():
+        assert frame.columns == list(stats.STATISTICS[name].columns)
+        keys = list(stats.STATISTICS[name].keys)
+        assert frame.select(keys).is_duplicated().sum() == 0, name
+        assert frame.equals(frame.sort(keys, nulls_last=True)), name
+        for rate, n, low, high in RATES[name]:
+            for row in frame.iter_rows(named=True):
+                if n is not None and row[n] == 0:
+                    assert row[rate] is None and row[low] is None and row[high] is None, (name, row)
+                    continue
+                assert 0.0 <= row[low] <= row[rate] <= row[high] <= 1.0, (name, rate, row)
+
+    total = hands.height
+    decided = hands.filter(pl.col("winner_team").is_not_null()).height
+    stake = frames["stake_distribution"]
+    per_group = stake.group_by("variant", "players").agg(pl.col("hands").sum(), pl.col("share").sum())
+    assert per_group["hands"].sum() == total
+    assert all(math.isclose(s, 1.0) for s in per_group["share"])
+    assert frames["mano_advantage"]["hands"].sum() == decided
+    ties = frames["tie_frequency"]
+    assert ties.filter(pl.col("measure") == "hand_by_tie_rule")["n"].sum() == total
+    for trick_no in (1, 2, 3):
+        played = hands.filter(pl.col(f"trick{trick_no}_winner").is_not_null()).height
+        assert ties.filter(pl.col("trick_no") == trick_no)["n"].sum() == played
+    first = frames["first_trick_value"]
+    assert first["hands"].sum() == hands.filter(pl.col("trick1_winner").is_in([0, 1])).height
+    assert all(p + q <= 1 + 1e-12 for p, q in first.select("p_win_won_first", "p_win_lost_first").rows())
+
+    bluff = frames["bluff_success"]
+    assert (bluff["bluffs"] <= bluff["raises"]).all()
+    assert (bluff["folded"] + bluff["called"] <= bluff["bluffs"]).all()
+    assert (bluff["called_won"] <= bluff["called"]).all()
+
+    folds = frames["fold_rates"]
+    overall = folds.filter(pl.col("decile").is_null())
+    by_decile = folds.filter(pl.col("decile").is_not_null()).group_by("variant", "players", "stake").agg(
+        pl.col("facing").sum().alias("d_facing"), pl.col("folds").sum().alias("d_folds")
+    )
+    joined = overall.join(by_decile, on=["variant", "players", "stake"], how="left").fill_null(0)
+    assert (joined["d_facing"] <= joined["facing"]).all() and (joined["d_folds"] <= joined["folds"]).all()
+    assert overall["facing"].sum() <= events.filter(pl.col("answers")).height
+    assert folds["decile"].drop_nulls().is_between(1, 10).all()
+
+    curve = frames["strength_curve"]
+    assert curve["decile"].is_between(1, 10).all() and (curve["wins"] <= curve["n"]).all()
+
+    raises = frames["raise_rates"]
+    assert raises["count"].sum() == events.filter(pl.col("kind") == "raise", pl.col("could_raise")).height
+    assert (raises["count"] <= raises["chances"]).all()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), games=st.integers(1, 25))
+def test_invariants_on_random_datasets(seed: int, games: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        check_invariants(write_synthetic(Path(tmp) / "data", seed=seed, games=games))
+
+
+# --- parameters and errors ------------------------------------------------------------------------------
+
+
+def test_registry_lists_every_statistic() -> None:
+    listed = stats.list_statistics()
+    assert [s.name for s in listed] == NAMES
+    assert len(NAMES) == 8
+    for statistic in listed:
+        assert statistic.description and "\n" not in statistic.description
+        assert statistic.sql_path.is_file()
+        assert statistic.columns[:2] == ("variant", "players")
+        assert set(statistic.keys) <= set(statistic.columns)
+    threshold = stats.get_statistic("bluff_success").parameters[0]
+    assert (threshold.name, threshold.type, threshold.default) == ("threshold", float, 0.33)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sql_header_states_grain_columns_and_parameters(name: str) -> None:
+    statistic = stats.STATISTICS[name]
+    text = statistic.sql()
+    header = "\n".join(line for line in text.splitlines() if line.startswith("--"))
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("--"))
+    assert "Grain:" in header and "Columns" in header and "Parameters" in header
+    for column in statistic.columns:
+        assert re.search(rf"\b{column}\b", header), f"{name}: column {column} not described"
+    assert set(re.findall(r"\$(\w+)", body)) == {p.name for p in statistic.parameters}
+    for parameter in statistic.parameters:
+        assert f"${parameter.name}" in header and f"default {parameter.default:g}" in header
+    # lowercase keywords
+    assert not re.search(r"\b(SELECT|FROM|WHERE|GROUP BY|ORDER BY|WITH|JOIN)\b", body)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_docs_describe_every_statistic(name: str) -> None:
+    docs = (ROOT / "docs" / "statistics.md").read_text("utf-8")
+    assert f"## `{name}`" in docs
+    section = docs.split(f"## `{name}`", 1)[1].split("\n## ", 1)[0]
+    for column in stats.STATISTICS[name].columns:
+        assert f"`{column}`" in section, f"docs/statistics.md: {name} does not describe {column}"
+
+
+def test_unknown_statistic(tmp_path: Path) -> None:
+    with pytest.raises(stats.StatsError, match=r"unknown statistic 'bluffs'.*bluff_success.*tie_frequency"):
+        stats.compute("bluffs", mano_dataset(tmp_path / "data"))
+
+
+def test_unknown_parameter(raise_dataset: Path) -> None:
+    with pytest.raises(stats.StatsError, match=r"unknown parameter 'treshold' for bluff_success.*threshold"):
+        stats.compute("bluff_success", raise_dataset, {"treshold": "0.2"})
+    with pytest.raises(stats.StatsError, match=r"unknown parameter 'threshold' for tie_frequency.*none"):
+        stats.compute("tie_frequency", raise_dataset, {"threshold": "0.2"})
+
+
+@pytest.mark.parametrize("value", ["abc", "", "1.5", "-0.1", "nan", "inf"])
+def test_bad_parameter_value(raise_dataset: Path, value: str) -> None:
+    with pytest.raises(stats.StatsError, match=r"bad value .* threshold .*expected a number between 0 and 1"):
+        stats.compute("bluff_success", raise_dataset, {"threshold": value})
+
+
+def test_missing_or_incomplete_dataset(tmp_path: Path) -> None:
+    with pytest.raises(store.DatasetError, match="does not exist"):
+        stats.compute("mano_advantage", tmp_path / "nowhere")
+    data = mano_dataset(tmp_path / "data")
+    (data / "manifest.json").unlink()
+    with pytest.raises(store.DatasetError, match="manifest.json is missing"):
+        stats.compute("mano_advantage", data)
+    data = mano_dataset(tmp_path / "data2")
+    (data / "events" / "part-00000.parquet").unlink()
+    with pytest.raises(store.DatasetError, match="no Parquet files"):
+        stats.compute("mano_advantage", data)
+    # one good folder and one bad one: the bad one is named
+    with pytest.raises(store.DatasetError, match="nowhere"):
+        stats.compute("mano_advantage", [mano_dataset(tmp_path / "ok"), tmp_path / "nowhere"])
+    with pytest.raises(store.DatasetError, match="no dataset folder"):
+        stats.compute("mano_advantage", [])
+
+
+def test_unreadable_parquet_is_a_dataset_error(tmp_path: Path) -> None:
+    data = mano_dataset(tmp_path / "data")
+    (data / "hands" / "part-00000.parquet").write_bytes(b"not parquet")
+    with pytest.raises(store.DatasetError, match="cannot read dataset"):
+        stats.compute("mano_advantage", data)
+
+
+# --- several dataset folders ----------------------------------------------------------------------------
+
+
+def test_two_folders_by_hand(tmp_path: Path) -> None:
+    # the same game ids in both folders: 10 + 10 catalan 2-player decided hands, 8 + 8 eldest wins
+    a = mano_dataset(tmp_path / "a")
+    b = mano_dataset(tmp_path / "b")
+    two, four = rows(stats.compute("mano_advantage", [a, b]))
+    assert (two["hands"], two["eldest_wins"], two["win_rate"]) == (20, 16, 0.8)
+    assert (four["hands"], four["eldest_wins"]) == (4, 2)
+    # the same folder twice (however spelled) is read once
+    again = rows(stats.compute("mano_advantage", [a, tmp_path / "b" / ".." / "a"]))
+    assert again[0]["hands"] == 10
+
+
+def _merge(folders: list[Path], out: Path) -> Path:
+    """One folder holding the games of ``folders``, game ids shifted apart."""
+    for name in store.TABLES:
+        parts = []
+        for i, folder in enumerate(folders):
+            table = store.read_table(folder, name)
+            if "game_id" in table.column_names:
+                ids = pa.array([g + 100_000 * i for g in table.column("game_id").to_pylist()], pa.int64())
+                table = table.set_column(table.schema.get_field_index("game_id"), "game_id", ids)
+            parts.append(table)
+        (out / name).mkdir(parents=True)
+        pq.write_table(pa.concat_tables(parts), out / name / "part-00000.parquet")
+    store.write_manifest(out, {"source": "merged"})
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_several_folders_equal_one_merged_folder(tmp_path: Path, name: str) -> None:
+    a = write_synthetic(tmp_path / "a", seed=1, games=30)
+    b = write_synthetic(tmp_path / "b", seed=2, games=30)
+    merged = _merge([a, b], tmp_path / "merged")
+    assert_frame_equal(stats.compute(name, [a, b]), stats.compute(name, merged), rel_tol=1e-9)
+
+
+# --- rendering --------------------------------------------------------------------------------------------
+
+
+def test_render_formats(tmp_path: Path) -> None:
+    import json
+
+    frame = stats.compute("tie_frequency", mano_dataset(tmp_path / "data"))
+    table = stats.render(frame, "table")
+    assert table.splitlines()[0].startswith("| variant") and "hand_by_tie_rule" in table
+    csv = stats.render(frame, "csv")
+    assert csv.splitlines()[0] == ",".join(frame.columns) and len(csv.splitlines()) == frame.height + 1
+    parsed = json.loads(stats.render(frame, "json"))
+    assert parsed == frame.to_dicts() and parsed[0]["trick_no"] is None
+    with pytest.raises(stats.StatsError, match="unknown format 'xml'.*table, csv, json"):
+        stats.render(frame, "xml")
