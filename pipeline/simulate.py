@@ -92,7 +92,7 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
     rng = random.Random(seed ^ 0x5EED_0F_B075)
     hands: list[HandRecord] = []
     steps = [p.step for p in policies]
-    deal, actor, optional_actor, apply = game.deal, game.actor, game.optional_actor, game.apply_trusted
+    deal, actor, optional_actors, apply = game.deal, game.actor, game.optional_actors, game.apply_trusted
     over = Phase.HAND_OVER
     while True:
         while game.phase != over:
@@ -100,12 +100,15 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
             if seat < 0:
                 deal()
                 continue
-            other = optional_actor()
-            if other >= 0:
+            acted = False
+            for other in optional_actors():  # seats that may act now are asked first, in order
                 action = steps[other](SeatView(game, other, True), rng)
                 if action is not None:
                     apply(action)
-                    continue
+                    acted = True
+                    break
+            if acted:
+                continue
             action = steps[seat](SeatView(game, seat), rng)
             if action is None:
                 raise SimulationError(f"policy of seat {seat} returned no action where one is required")

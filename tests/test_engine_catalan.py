@@ -339,7 +339,7 @@ def test_legal_actions_name_their_seats_and_include_the_after_play_raise() -> No
     legal = game.legal_actions()
     assert Action(0, "truc") in legal and Action(1, "truc") in legal
     assert {a.seat for a in legal} == {0, 1}
-    assert game.optional_actor() == 0
+    assert game.optional_actors() == [0]
 
 
 def test_game_rejects_impossible_set_up() -> None:

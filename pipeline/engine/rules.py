@@ -100,6 +100,8 @@ class Variant:
     eleven_points: bool  # a team one point from the target decides to hold (stake 3) or pass
     signals: bool  # partners may signal the cards they hold
     options: tuple[OptionSpec, ...]
+    engine: type  # the engine class that plays it (a subclass of pipeline.engine.game.Game)
+    three_players_alone: bool = False  # with 3 players each plays alone (3 sides)
     power: tuple[int, ...] = field(init=False)  # per card index: higher beats lower, equal ties
 
     def __post_init__(self) -> None:
@@ -115,6 +117,10 @@ class Variant:
             raise ValueError(f"{self.name}: options must name 'players' once each: {names}")
         height = {rank: len(self.rank_order) - i for i, rank in enumerate(self.rank_order)}
         object.__setattr__(self, "power", tuple(height[r] for r in self.deck.rank_of))
+
+    def sides(self, players: int) -> int:
+        """How many sides score: 2 teams, or 3 when three players each play alone."""
+        return 3 if players == 3 and self.three_players_alone else 2
 
     @property
     def raise_verbs(self) -> tuple[str, ...]:

@@ -35,7 +35,7 @@ class SeatView:
         else:
             phase = game.phase
             if phase == Phase.PLAY:
-                self.decision = ANSWER_DECISION if game.pending else TURN_DECISION
+                self.decision = ANSWER_DECISION if game.answering(seat) else TURN_DECISION
             else:
                 self.decision = _PHASE_DECISIONS.get(phase, "")
 
@@ -102,8 +102,7 @@ class SeatView:
     @property
     def proposed_stake(self) -> int:
         """The stake of the pending raise, 0 when none."""
-        game = self._game
-        return game.ladder[game.pending - 1].stake if game.pending else 0
+        return self._game.proposed_stake()
 
     @property
     def scores(self) -> tuple[int, int]:

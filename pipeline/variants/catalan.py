@@ -1,6 +1,7 @@
 """Catalan Truc, seed 000 "Truc en Catalogne" (RULES.md, `catalan`)."""
 
 from pipeline.cards import SPANISH_40
+from pipeline.engine.ladder import LadderGame
 from pipeline.engine.rules import OptionSpec, Rung, Variant, first_decisive_or_eldest
 
 CATALAN = Variant(
@@ -17,6 +18,7 @@ CATALAN = Variant(
     one_card_deal=True,
     eleven_points=True,
     signals=True,
+    engine=LadderGame,
     options=(
         OptionSpec("players", ("4", "2"), "4", "number of players: 4 in two teams of two, or 2"),
         OptionSpec("signals", ("off", "on"), "off", "partners signal the top cards they hold (4 players)"),
