@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pipeline.cards import UNKNOWN, Deck
 from pipeline.engine.actions import DEALT, PLAY
 from pipeline.engine.game import Game, HandRecord
-from pipeline.store import TableBatch
+from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import strength_table
 
 
@@ -28,6 +28,8 @@ def add_game(
     policies: Sequence[str | None],
     source: str,
     complete: bool = True,
+    match_no: int | None = None,
+    match_winner: int | None = None,
 ) -> int:
     """Append one game's rows to ``batches``; return the number of hands added."""
     variant = game.variant
@@ -51,8 +53,15 @@ def add_game(
             game.scores[0],
             game.scores[1],
             source,
+            game.sides,
+            game.scores[2] if game.sides > 2 else None,
+            variant.unit,
+            match_no,
+            match_winner,
         )
     )
+    three_sides = game.sides > 2
+    seat_values = variant.seat_values
     hand_rows = batches["hands"].append
     seat_rows = batches["seats"].append
     event_rows = batches["events"].append
@@ -79,6 +88,7 @@ def add_game(
                 tricks[1],
                 tricks[2],
                 hand.tie_rule,
+                *_details(hand, three_sides),
             )
         )
         table = strength_table(variant, hand.cards_dealt)
@@ -89,8 +99,20 @@ def add_game(
             else:
                 strength, pct = table.lookup(power, cards)
             signal = signals[(seat - hand.eldest) % n] if signals else None
+            extra = seat_values(cards) if seat_values and UNKNOWN not in cards else {}
             seat_rows(
-                (game_id, h, seat, team_of[seat], policies[seat], deck.texts(cards), strength, pct, signal)
+                (
+                    game_id,
+                    h,
+                    seat,
+                    team_of[seat],
+                    policies[seat],
+                    deck.texts(cards),
+                    strength,
+                    pct,
+                    signal,
+                    *(extra.get(name) for name in SEAT_DETAIL_COLUMNS),
+                )
             )
         for seq, e in enumerate(hand.events):
             seat = e.seat
@@ -120,3 +142,14 @@ def add_game(
             )
     return len(hands)
 
+
+
+def _details(hand: HandRecord, three_sides: bool) -> list[object]:
+    """The hand's variant-specific columns, in schema order: set from ``hand.details`` by name; the third
+    side's points and score from the record when there are three sides."""
+    values = dict(hand.details)
+    if three_sides:
+        values.setdefault("points_team2", hand.points[2])
+        values.setdefault("score_before_team2", hand.score_before[2])
+    values.setdefault("void", hand.winner_team is None)
+    return [values.get(name) for name in HAND_DETAIL_COLUMNS]

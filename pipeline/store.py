@@ -45,6 +45,11 @@ GAMES = pa.schema(
         ("score_team0", pa.int16()),
         ("score_team1", pa.int16()),
         ("source", pa.string()),  # "simulate" or the imported file's name
+        ("sides", pa.int8()),  # 2, or 3 in 3-player Trut (each plays alone)
+        ("score_team2", pa.int16()),  # the third side's score, null with 2 sides
+        ("unit", pa.string()),  # what score_team* count: "points", "longs" or "cames"
+        ("match_no", pa.int64()),  # french rubber: the match (best of 3 games) this game belongs to
+        ("match_winner_team", pa.int8()),  # on the match's deciding game, the match winner
     ]
 )
 
@@ -68,8 +73,39 @@ HANDS = pa.schema(
         ("trick2_winner", pa.int8()),
         ("trick3_winner", pa.int8()),
         ("tie_rule", pa.string()),  # the tie rule that decided the hand, null when none was needed
+        # --- every variant, when it applies ---
+        ("void", pa.bool_()),  # nobody scored (all tricks tied in french/trut, a redealt trut d'office...)
+        ("points_team2", pa.int16()),  # third side, 3-player Trut only
+        ("score_before_team2", pa.int16()),
+        ("special", pa.string()),  # a special hand: "one_card", "eleven", "fortial", "trut_office", "chanson"...
+        # --- french ---
+        ("redeals", pa.int8()),  # new deals agreed before trick 1
+        # --- trut family: petits and longs gained in the hand, and held after it ---
+        ("petits_team0", pa.int8()),
+        ("petits_team1", pa.int8()),
+        ("petits_team2", pa.int8()),
+        ("longs_team0", pa.int8()),
+        ("longs_team1", pa.int8()),
+        ("longs_team2", pa.int8()),
+        ("petits_after_team0", pa.int8()),
+        ("petits_after_team1", pa.int8()),
+        ("petits_after_team2", pa.int8()),
+        ("longs_after_team0", pa.int8()),
+        ("longs_after_team1", pa.int8()),
+        ("longs_after_team2", pa.int8()),
+        ("trut_seat", pa.int8()),  # who truted, null when nobody did
+        # --- valencian: the envit and the cames ---
+        ("envit_stake", pa.int8()),  # stones the envit was settled for (accepted value, or the fold's)
+        ("envit_winner", pa.int8()),
+        ("envit_points", pa.int16()),  # stones the envit gave its winner (after the cap)
+        ("envit_ended_by", pa.string()),  # "accept" | "fold", null when no envit was called
+        ("cames_after_team0", pa.int8()),
+        ("cames_after_team1", pa.int8()),
     ]
 )
+
+HAND_DETAIL_COLUMNS = tuple(HANDS.names[HANDS.names.index("void") :])
+"""Columns filled from ``HandRecord.details`` by name (null when a variant does not set them)."""
 
 SEATS = pa.schema(
     [
@@ -82,8 +118,12 @@ SEATS = pa.schema(
         ("strength", pa.float64()),  # null when a card is unknown
         ("strength_pct", pa.float64()),
         ("signal", pa.string()),  # what the seat signalled to its partner, null when signals are off
+        ("envit_value", pa.int8()),  # valencian: the envit value of the cards dealt
     ]
 )
+
+SEAT_DETAIL_COLUMNS = ("envit_value",)
+"""Columns filled from ``Variant.seat_values(cards)`` by name."""
 
 EVENTS = pa.schema(
     [
@@ -125,11 +165,15 @@ class TableBatch:
         return len(self.rows)
 
     def to_arrow(self) -> pa.Table:
+        """The rows as an Arrow table. A row may leave out trailing columns (variant-specific extras):
+        they are null."""
         width = len(self.schema)
-        for row in self.rows:
-            if len(row) != width:
-                raise ValueError(f"a row of {len(row)} values for a table of {width} columns: {row}")
-        columns = list(zip(*self.rows, strict=True)) if self.rows else [()] * width
+        rows = self.rows
+        if any(len(row) != width for row in rows):
+            if any(len(row) > width for row in rows):
+                raise ValueError(f"a row has more values than the table's {width} columns")
+            rows = [row + (None,) * (width - len(row)) for row in rows]
+        columns = list(zip(*rows, strict=True)) if rows else [()] * width
         return pa.table(
             {f.name: pa.array(col, type=f.type) for f, col in zip(self.schema, columns, strict=True)}
         )

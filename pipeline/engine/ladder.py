@@ -80,6 +80,13 @@ class LadderGame(Game):
             return event
         return super()._apply_phase(seat, verb, arg)
 
+    def _hand_details(self) -> tuple[tuple[str, object], ...]:
+        if self.cards_dealt == 1:
+            return (("special", "one_card"),)
+        if self.hold_team >= 0:
+            return (("special", "eleven"),)
+        return ()
+
     # ------------------------------------------------------------------------------------ betting
     def actor(self) -> int:
         if self.phase == Phase.PLAY and self.pending:

@@ -10,9 +10,10 @@ value plus, where data is not enough, a new named function here or a new phase i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from pipeline.cards import Deck
 
@@ -102,6 +103,8 @@ class Variant:
     options: tuple[OptionSpec, ...]
     engine: type  # the engine class that plays it (a subclass of pipeline.engine.game.Game)
     three_players_alone: bool = False  # with 3 players each plays alone (3 sides)
+    unit: str = "points"  # what a game's score counts: points, longs, cames
+    seat_values: Callable[[Sequence[int]], dict[str, Any]] | None = None  # per-seat columns (envit value)
     power: tuple[int, ...] = field(init=False)  # per card index: higher beats lower, equal ties
 
     def __post_init__(self) -> None:
