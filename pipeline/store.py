@@ -208,6 +208,9 @@ def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
         raise DatasetError(f"{out} exists and is not a folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the result is an ordinary folder
     try:
         yield tmp
     except BaseException:

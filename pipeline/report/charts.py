@@ -1,0 +1,552 @@
+"""One pure chart function per statistic: a polars DataFrame in, an Altair chart out, no I/O.
+
+Every chart follows one grammar so the page reads as a whole:
+
+- the rate is a bar (or a point, joined by a line for ordered deciles), its 95% interval a rule from
+  ``ci_low`` to ``ci_high`` (black over bars, the point's colour otherwise), and its sample size a label
+  above the interval (``412/1,380``, as poker trackers show it) and in the tooltip;
+- colour (and the side-by-side offset) is the player count, columns are variants, so datasets with
+  several variants and player counts sit side by side; a third dimension (the stake, the decision)
+  becomes rows;
+- the y axis runs over round values spanning every interval (from 0 for bars), with room left above
+  for the labels; many bars turn the labels upright.
+
+The functions accept any frame matching ``frames.CONTRACT`` (see ``frames.conform``), including empty
+frames and groups with ``n = 0`` and null rates, which are simply not drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+import altair as alt
+import polars as pl
+
+from pipeline.report.frames import (
+    conform,
+    count_label,
+    fmt_int,
+    interval_label,
+    players_label,
+    stake_label,
+)
+
+ChartBuilder = Callable[[pl.DataFrame], alt.FacetChart]
+
+_HEIGHT = 220
+_CHAR_PX = 6.2  # width of a label character at font size 10
+_CHAR_PX_SMALL = 5.2  # at font size 9
+_TEXT_COLOR = "#333333"
+_INTERVAL_COLOR = "#222222"
+
+
+def _with_common(frame: pl.DataFrame) -> pl.DataFrame:
+    """Add the ``players_label`` and text columns (``sample`` unless given, ``interval``) every chart shows."""
+    columns = [
+        pl.col("players").map_elements(players_label, return_dtype=pl.String).alias("players_label"),
+        pl.struct("ci_low", "ci_high")
+        .map_elements(lambda s: interval_label(s["ci_low"], s["ci_high"]), return_dtype=pl.String)
+        .alias("interval"),
+    ]
+    if "sample" not in frame.columns:
+        columns.append(
+            pl.struct("count", "total")
+            .map_elements(lambda s: count_label(s["count"], s["total"]), return_dtype=pl.String)
+            .alias("sample")
+        )
+    return frame.with_columns(columns)
+
+
+def _rate_axis(
+    lows: Sequence[float | None],
+    highs: Sequence[float | None],
+    headroom: float,
+    zero: bool = True,
+    include: float | None = None,
+) -> tuple[alt.Scale, alt.Axis]:
+    """A y scale over round values spanning every interval, plus free space on top for the labels.
+
+    With ``zero`` the scale starts at 0 (bars need it); otherwise it zooms on the intervals and
+    ``include`` (the reference line).
+    """
+    extra = [] if include is None else [include]
+    top = max([h for h in highs if h is not None] + extra, default=1.0)
+    bottom = 0.0 if zero else min([v for v in lows if v is not None] + extra, default=0.0)
+    top = min(max(top, bottom + 0.01), 1.0)
+    step = next(s for s in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25) if (top - bottom) / s <= 6)
+    axis_bottom = max(0.0, math.floor(round(bottom / step, 9)) * step)
+    axis_top = min(1.0, math.ceil(round(top / step, 9)) * step)
+    first, last = round(axis_bottom / step), round(axis_top / step)
+    ticks = [round(i * step, 4) for i in range(first, last + 1)]
+    domain_top = axis_bottom + (axis_top - axis_bottom) / (1.0 - headroom)
+    return (
+        alt.Scale(domain=[round(axis_bottom, 4), round(domain_top, 4)], nice=False, zero=zero),
+        alt.Axis(format=".0%", values=ticks, grid=True),
+    )
+
+
+def _rate_chart(
+    frame: pl.DataFrame,
+    *,
+    x: str,
+    x_title: str,
+    x_sort: Sequence[str] | None = None,
+    x_type: Literal["nominal", "ordinal"] = "nominal",
+    row: str | None = None,
+    row_title: str = "",
+    row_sort: Sequence[str] | None = None,
+    y_title: str,
+    title: str,
+    mark: Literal["bar", "point"] = "bar",
+    offset: bool = True,
+    line_filter: str | None = None,
+    line_order: str | None = None,
+    reference: float | None = None,
+    reference_note: str = "",
+    extra_tooltip: Sequence[alt.Tooltip] = (),
+) -> alt.FacetChart:
+    """Draw ``rate`` with its interval and sample label, coloured by players, one column per variant.
+
+    ``frame`` holds ``variant``, ``players``, the ``x`` (and ``row``) field, ``rate``, ``ci_low``,
+    ``ci_high``, ``count`` and ``total`` (or a ready ``sample`` label); rows with a null rate are left
+    out of the drawing. ``offset`` places the player counts side by side within an x category;
+    ``mark="point"`` draws points joined by a line over the rows passing ``line_filter`` (a Vega
+    expression), in the order of the numeric field ``line_order``. ``reference`` adds a dashed rule.
+    """
+    data = _with_common(frame.filter(pl.col("rate").is_not_null()))
+    x_key = pl.col(x)
+    if x_sort is not None:
+        positions = {value: i for i, value in enumerate(x_sort)}
+        x_key = x_key.replace_strict(positions, default=len(positions), return_dtype=pl.Int64)
+    data = data.sort([pl.col("variant"), pl.col("players"), *([pl.col(row)] if row else []), x_key], nulls_last=True)
+
+    players = [players_label(p) for p in sorted(data.get_column("players").drop_nulls().unique().to_list())]
+    variants = sorted(data.get_column("variant").drop_nulls().unique().to_list())
+    x_values = list(x_sort) if x_sort is not None else data.get_column(x).unique(maintain_order=True).to_list()
+    bars = max(1, len(x_values)) * (max(1, len(players)) if offset else 1)
+    label_chars = max((len(s) for s in data.get_column("sample").to_list()), default=5)
+    label_px = label_chars * _CHAR_PX + 8
+    rotate = bars * label_px > 520
+    if rotate:
+        width = int(min(640, max(200, bars * 18)))
+        headroom = min(0.4, (label_chars * _CHAR_PX_SMALL + 10) / _HEIGHT)
+    else:
+        width = int(max(200, bars * label_px))
+        headroom = 22 / _HEIGHT
+    scale, axis = _rate_axis(
+        data.get_column("ci_low").to_list(),
+        data.get_column("ci_high").to_list(),
+        headroom,
+        zero=mark == "bar",
+        include=reference,
+    )
+
+    x_field = f"{x}:{'N' if x_type == 'nominal' else 'O'}"
+    x_enc = alt.X(
+        x_field,
+        title=x_title,
+        sort=list(x_sort) if x_sort is not None else "ascending",
+        axis=alt.Axis(labelAngle=0, labelLimit=160),
+    )
+    color = alt.Color("players_label:N", title="Players", sort=players, scale=alt.Scale(domain=players))
+    tooltip = [
+        alt.Tooltip("variant:N", title="Variant"),
+        alt.Tooltip("players_label:N", title="Players"),
+        *([alt.Tooltip(f"{row}:N", title=row_title)] if row else []),
+        alt.Tooltip(x_field, title=x_title),
+        alt.Tooltip("rate:Q", title=y_title, format=".1%"),
+        alt.Tooltip("interval:N", title="95% interval"),
+        alt.Tooltip("sample:N", title="Sample size"),
+        *extra_tooltip,
+    ]
+    base = alt.Chart().encode(x=x_enc, color=color, tooltip=tooltip)
+    if offset:
+        base = base.encode(xOffset=alt.XOffset("players_label:N", sort=players, title="Players"))
+
+    layers: list[alt.Chart] = []
+    if mark == "bar":
+        layers.append(base.mark_bar(opacity=0.85).encode(y=alt.Y("rate:Q", title=y_title, scale=scale, axis=axis)))
+    else:
+        if line_filter is not None:
+            line = base.transform_filter(line_filter).mark_line(strokeWidth=1.5, opacity=0.7)
+            if line_order is not None:
+                line = line.encode(order=alt.Order(f"{line_order}:Q"))
+            layers.append(line.encode(y=alt.Y("rate:Q", title=y_title, scale=scale, axis=axis)))
+        layers.append(
+            base.mark_point(filled=True, size=55).encode(y=alt.Y("rate:Q", title=y_title, scale=scale, axis=axis))
+        )
+    rule = base.mark_rule(strokeWidth=1.5).encode(y="ci_low:Q", y2="ci_high:Q")
+    if mark == "bar":
+        rule = rule.encode(color=alt.value(_INTERVAL_COLOR))
+    layers.append(rule)
+    if rotate:
+        text = base.mark_text(angle=270, align="left", baseline="middle", dx=4, fontSize=9)
+    else:
+        text = base.mark_text(align="center", baseline="bottom", dy=-4, fontSize=10)
+    layers.append(text.encode(y="ci_high:Q", text="sample:N", color=alt.value(_TEXT_COLOR)))
+    if reference is not None:
+        layers.append(
+            alt.Chart()
+            .transform_aggregate(rows="count()")
+            .mark_rule(color="#888888", strokeDash=[5, 4])
+            .encode(y=alt.datum(reference))
+        )
+
+    chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
+    column = alt.Column("variant:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
+    rows = (
+        alt.Row(
+            f"{row}:N",
+            title=row_title,
+            sort=list(row_sort) if row_sort else "ascending",
+            header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=260),
+        )
+        if row
+        else alt.Undefined
+    )
+    subtitle = (
+        ("Bars show the rate, black lines" if mark == "bar" else "Points show the rate, lines")
+        + " its 95% interval, labels count/sample size. Colour: player count."
+        + (f" Dashed line: {reference:.0%}{reference_note}." if reference is not None else "")
+    )
+    return chart.facet(column=column, row=rows).properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
+
+
+def _stake_row(stake: pl.Expr, prefix: str) -> pl.Expr:
+    return stake.map_elements(lambda s: f"{prefix} {stake_label(s)}", return_dtype=pl.String)
+
+
+def first_trick_value(frame: pl.DataFrame) -> alt.FacetChart:
+    """Chance to win the hand after winning, and after losing, the first trick."""
+    df = conform("first_trick_value", frame)
+    keys = [pl.col("variant"), pl.col("players"), pl.col("hands").alias("total"), pl.col("hands").alias("count")]
+    won = df.select(
+        *keys,
+        pl.lit("Won the first trick").alias("outcome"),
+        pl.col("p_win_won_first").alias("rate"),
+        pl.col("ci_low_won_first").alias("ci_low"),
+        pl.col("ci_high_won_first").alias("ci_high"),
+        pl.col("mean_points_won_first").alias("mean_points"),
+    )
+    lost = df.select(
+        *keys,
+        pl.lit("Lost the first trick").alias("outcome"),
+        pl.col("p_win_lost_first").alias("rate"),
+        pl.col("ci_low_lost_first").alias("ci_low"),
+        pl.col("ci_high_lost_first").alias("ci_high"),
+        pl.col("mean_points_lost_first").alias("mean_points"),
+    )
+    long = pl.concat([won, lost]).with_columns(
+        pl.col("total").map_elements(lambda n: f"n={fmt_int(n)}", return_dtype=pl.String).alias("sample")
+    )
+    return _rate_chart(
+        long,
+        x="outcome",
+        x_title="First trick",
+        x_sort=["Won the first trick", "Lost the first trick"],
+        y_title="Chance to win the hand",
+        title="Winning the first trick and winning the hand",
+        extra_tooltip=[alt.Tooltip("mean_points:Q", title="Mean points scored in the hand", format=".2f")],
+    )
+
+
+def bluff_success(frame: pl.DataFrame) -> alt.FacetChart:
+    """How often raises were bluffs, how often bluffs made the other side fold, and called bluffs won."""
+    df = conform("bluff_success", frame)
+    keys = [pl.col("variant"), pl.col("players"), pl.col("stake")]
+    extra = [pl.col("net_points_per_bluff")]
+    parts = [
+        ("Raises that were bluffs", "bluffs", "raises", "bluff_rate", "bluff_ci_low", "bluff_ci_high"),
+        ("Bluffs that made them fold", "folded", "bluffs", "success_rate", "success_ci_low", "success_ci_high"),
+        (
+            "Called bluffs that still won",
+            "called_won",
+            "called",
+            "called_won_rate",
+            "called_won_ci_low",
+            "called_won_ci_high",
+        ),
+    ]
+    long = pl.concat(
+        [
+            df.select(
+                *keys,
+                pl.lit(label).alias("measure"),
+                pl.col(count).alias("count"),
+                pl.col(total).alias("total"),
+                pl.col(rate).alias("rate"),
+                pl.col(low).alias("ci_low"),
+                pl.col(high).alias("ci_high"),
+                *extra,
+            )
+            for label, count, total, rate, low, high in parts
+        ]
+    ).with_columns(_stake_row(pl.col("stake"), "Raise to").alias("situation"))
+    return _rate_chart(
+        long,
+        x="measure",
+        x_title="Measure",
+        x_sort=[p[0] for p in parts],
+        row="situation",
+        row_title="Raise",
+        row_sort=_stake_order(long, "Raise to"),
+        y_title="Rate",
+        title="Bluffs: how often, and how often they work",
+        extra_tooltip=[alt.Tooltip("net_points_per_bluff:Q", title="Net points per bluff", format="+.2f")],
+    )
+
+
+def _stake_order(frame: pl.DataFrame, prefix: str) -> list[str]:
+    stakes = sorted(frame.get_column("stake").drop_nulls().unique().to_list())
+    return [f"{prefix} {stake_label(s)}" for s in stakes]
+
+
+def _decile_label(col: str, all_label: str) -> pl.Expr:
+    return pl.col(col).cast(pl.String).fill_null(all_label)
+
+
+DECILES = [str(d) for d in range(1, 11)]
+
+
+def fold_rates(frame: pl.DataFrame) -> alt.FacetChart:
+    """Fold rate when facing a raise, by the stake proposed and the answerer's hand-strength decile."""
+    df = conform("fold_rates", frame)
+    long = df.select(
+        "variant",
+        "players",
+        "stake",
+        "decile",
+        _decile_label("decile", "All").alias("decile_label"),
+        pl.col("folds").alias("count"),
+        pl.col("facing").alias("total"),
+        pl.col("fold_rate").alias("rate"),
+        "ci_low",
+        "ci_high",
+    ).with_columns(_stake_row(pl.col("stake"), "Facing a raise to").alias("situation"))
+    return _rate_chart(
+        long,
+        x="decile_label",
+        x_title="Hand-strength decile of the answering seat (1 = weakest, All = every decile)",
+        x_sort=[*DECILES, "All"],
+        x_type="ordinal",
+        row="situation",
+        row_title="Situation",
+        row_sort=_stake_order(long, "Facing a raise to"),
+        y_title="Fold rate",
+        title="How often a raise is refused, by hand strength",
+        mark="point",
+        line_filter="datum.decile_label != 'All'",
+        line_order="decile",
+    )
+
+
+def mano_advantage(frame: pl.DataFrame) -> alt.FacetChart:
+    """How often the eldest hand's (mà's) team wins the hand, against the 50% of no advantage."""
+    df = conform("mano_advantage", frame)
+    long = df.select(
+        "variant",
+        "players",
+        pl.col("players").map_elements(players_label, return_dtype=pl.String).alias("seat_count"),
+        pl.col("eldest_wins").alias("count"),
+        pl.col("hands").alias("total"),
+        pl.col("win_rate").alias("rate"),
+        "ci_low",
+        "ci_high",
+        "mean_points_eldest",
+        "mean_points_other",
+        "points_diff",
+    )
+    order = [players_label(p) for p in sorted(long.get_column("players").drop_nulls().unique().to_list())]
+    return _rate_chart(
+        long,
+        x="seat_count",
+        x_title="Player count",
+        x_sort=order,
+        y_title="Hands won by the eldest's team",
+        title="The eldest hand's advantage",
+        mark="point",
+        offset=False,
+        reference=0.5,
+        reference_note=", no advantage",
+        extra_tooltip=[
+            alt.Tooltip("mean_points_eldest:Q", title="Mean points, eldest's team", format=".2f"),
+            alt.Tooltip("mean_points_other:Q", title="Mean points, other team", format=".2f"),
+            alt.Tooltip("points_diff:Q", title="Difference in points per hand", format="+.2f"),
+        ],
+    )
+
+
+def stake_distribution(frame: pl.DataFrame) -> alt.FacetChart:
+    """The share of hands that ended at each stake."""
+    df = conform("stake_distribution", frame)
+    totals = df.group_by("variant", "players").agg(pl.col("hands").sum().alias("total"))
+    long = (
+        df.join(totals, on=["variant", "players"], how="left", nulls_equal=True)
+        .select(
+            "variant",
+            "players",
+            pl.col("stake").map_elements(stake_label, return_dtype=pl.String).alias("stake_label"),
+            "stake",
+            pl.col("hands").alias("count"),
+            "total",
+            pl.col("share").alias("rate"),
+            "ci_low",
+            "ci_high",
+            "mean_points",
+            "mean_points_per_hand",
+        )
+        .sort("stake")
+    )
+    order = [stake_label(s) for s in sorted(long.get_column("stake").drop_nulls().unique().to_list())]
+    return _rate_chart(
+        long,
+        x="stake_label",
+        x_title="Stake when the hand ended",
+        x_sort=order,
+        y_title="Share of hands",
+        title="How far hands were raised",
+        extra_tooltip=[
+            alt.Tooltip("mean_points:Q", title="Mean points scored at this stake", format=".2f"),
+            alt.Tooltip("mean_points_per_hand:Q", title="Mean points per hand, all stakes", format=".2f"),
+        ],
+    )
+
+
+TIE_MEASURES = ["Trick 1 tied", "Trick 2 tied", "Trick 3 tied", "Hand decided by a tie rule"]
+
+
+def _tie_label(measure: str | None, trick_no: int | None) -> str:
+    if measure == "hand_by_tie_rule":
+        return TIE_MEASURES[3]
+    if measure == "trick_tied" and trick_no is not None:
+        return f"Trick {trick_no} tied"
+    return f"{measure} {trick_no if trick_no is not None else ''}".strip()
+
+
+def tie_frequency(frame: pl.DataFrame) -> alt.FacetChart:
+    """How often each trick is tied, and how often a tie rule decides the hand."""
+    df = conform("tie_frequency", frame)
+    long = df.select(
+        "variant",
+        "players",
+        pl.struct("measure", "trick_no")
+        .map_elements(lambda s: _tie_label(s["measure"], s["trick_no"]), return_dtype=pl.String)
+        .alias("measure_label"),
+        "count",
+        pl.col("n").alias("total"),
+        "rate",
+        "ci_low",
+        "ci_high",
+    )
+    present = long.get_column("measure_label").unique().to_list()
+    order = [m for m in TIE_MEASURES if m in present] + sorted(m for m in present if m not in TIE_MEASURES)
+    return _rate_chart(
+        long,
+        x="measure_label",
+        x_title="Event",
+        x_sort=order,
+        y_title="Share of tricks played (tie rule: of hands)",
+        title="Tied tricks and hands decided by a tie rule",
+    )
+
+
+def strength_curve(frame: pl.DataFrame) -> alt.FacetChart:
+    """Chance that a seat's team wins the hand, by the seat's hand-strength decile."""
+    df = conform("strength_curve", frame)
+    long = df.select(
+        "variant",
+        "players",
+        "decile",
+        pl.col("decile").cast(pl.String).alias("decile_label"),
+        pl.col("wins").alias("count"),
+        pl.col("n").alias("total"),
+        pl.col("p_win").alias("rate"),
+        "ci_low",
+        "ci_high",
+        "mean_net_points",
+    )
+    return _rate_chart(
+        long,
+        x="decile_label",
+        x_title="Hand-strength decile of the seat (1 = weakest tenth, 10 = strongest)",
+        x_sort=DECILES,
+        x_type="ordinal",
+        y_title="Chance that the seat's team wins the hand",
+        title="Hand strength and winning the hand",
+        mark="point",
+        line_filter="true",
+        line_order="decile",
+        reference=0.5,
+        reference_note=", an even chance",
+        extra_tooltip=[alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.2f")],
+    )
+
+
+DECISIONS = {"raise": "Own move", "accept_and_raise": "Answering a raise"}
+TRICK_ORDER = ["Before play", "Trick 1", "Trick 2", "Trick 3"]
+
+
+def _situation(decision: str | None, stake: int | None) -> str:
+    """``("raise", 1)`` -> ``"Own move, stake 1 (no raise)"``; the stake is the one in force."""
+    return f"{DECISIONS.get(decision or '', str(decision))}, stake {stake_label(stake)}"
+
+
+def raise_rates(frame: pl.DataFrame) -> alt.FacetChart:
+    """How often a seat that could raise did so, by decision, the stake in force and the trick."""
+    df = conform("raise_rates", frame)
+    long = df.select(
+        "variant",
+        "players",
+        "decision",
+        "stake",
+        pl.struct("decision", "stake")
+        .map_elements(lambda s: _situation(s["decision"], s["stake"]), return_dtype=pl.String)
+        .alias("situation"),
+        pl.col("trick_no")
+        .map_elements(lambda t: f"Trick {t}", return_dtype=pl.String)
+        .fill_null(TRICK_ORDER[0])
+        .alias("trick_label"),
+        "count",
+        pl.col("chances").alias("total"),
+        "rate",
+        "ci_low",
+        "ci_high",
+    )
+    situations = (
+        long.sort(
+            pl.col("decision").replace_strict({"raise": 0, "accept_and_raise": 1}, default=2, return_dtype=pl.Int8),
+            "stake",
+            nulls_last=True,
+        )
+        .get_column("situation")
+        .unique(maintain_order=True)
+        .to_list()
+    )
+    present = long.get_column("trick_label").unique().to_list()
+    order = [t for t in TRICK_ORDER if t in present] + sorted(t for t in present if t not in TRICK_ORDER)
+    return _rate_chart(
+        long,
+        x="trick_label",
+        x_title="When (the trick in progress)",
+        x_sort=order,
+        row="situation",
+        row_title="Decision and stake in force",
+        row_sort=situations,
+        y_title="Share of chances taken",
+        title="How often players raise when they can",
+    )
+
+
+CHARTS: dict[str, ChartBuilder] = {
+    "first_trick_value": first_trick_value,
+    "bluff_success": bluff_success,
+    "fold_rates": fold_rates,
+    "mano_advantage": mano_advantage,
+    "stake_distribution": stake_distribution,
+    "tie_frequency": tie_frequency,
+    "strength_curve": strength_curve,
+    "raise_rates": raise_rates,
+}
+"""The chart function of every statistic, by name."""

@@ -1,0 +1,394 @@
+"""The report: statistics computed over one or more datasets, drawn and written as one offline page.
+
+``build_report`` computes every statistic with ``pipeline.stats`` and hands the frames to
+``render_page``, which writes::
+
+    OUT/index.html          the page: findings, one section per statistic, the run manifests
+    OUT/charts/NAME.png     every chart at scale 2
+    OUT/charts/NAME.svg
+
+The page is self-contained and works with no network: Vega, Vega-Lite and vega-embed come from
+vl-convert's bundle and are inlined once for the whole page; each chart's spec (data included) sits in
+its own ``<script type="application/json">`` and one small script draws them all. A Content Security
+Policy forbids every fetch, so a chart that tried to load something would fail loudly (a console error)
+instead of quietly depending on the network. The folder is written beside ``OUT`` and moved into place
+whole, so an interrupted run leaves no half-written report.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import polars as pl
+import vl_convert as vlc
+
+from pipeline import __version__, store
+from pipeline.report.charts import CHARTS
+from pipeline.report.frames import STATISTICS, conform
+from pipeline.report.summary import SUMMARIES
+
+Progress = Callable[[str], None]
+
+TITLES: dict[str, str] = {
+    "first_trick_value": "The value of the first trick",
+    "mano_advantage": "The eldest hand's advantage",
+    "strength_curve": "Hand strength and winning",
+    "stake_distribution": "Stakes reached",
+    "raise_rates": "Raise rates",
+    "fold_rates": "Fold rates",
+    "bluff_success": "Bluffs",
+    "tie_frequency": "Ties",
+}
+
+DEFINITIONS: dict[str, str] = {
+    "first_trick_value": (
+        "Among hands whose first trick was won outright (not tied), the share won by the team that took "
+        "that trick, and by the team that lost it, with the mean points each scored in the hand."
+    ),
+    "mano_advantage": (
+        "The share of decided hands won by the team of the eldest hand (the mà: the seat after the dealer, "
+        "who leads the first trick); 50% would mean no advantage."
+    ),
+    "strength_curve": (
+        "The share of decided hands a seat's team won, by the seat's hand-strength decile (the strength "
+        "percentile of its dealt cards, cut into tenths; 1 is the weakest tenth)."
+    ),
+    "stake_distribution": (
+        "The share of hands that ended at each stake (1 unraised, 2 truc, 3 retruc; after a refused raise "
+        "the stake before it)."
+    ),
+    "raise_rates": (
+        "Of the moments a seat could raise, the share in which it did, by decision (its own move, or its "
+        "answer to a raise), the stake in force at that moment and the trick in progress."
+    ),
+    "fold_rates": (
+        "Of the raises a side faced, the share it refused, by the stake proposed and the hand-strength "
+        "decile of the seat that answered (All: every answer together)."
+    ),
+    "bluff_success": (
+        "Of the raises to each stake, the share that were bluffs (made with a hand below the statistic's "
+        "strength threshold, by default the weakest third); of the bluffs, the share the other side "
+        "folded to; of the called bluffs, the share that still won the hand."
+    ),
+    "tie_frequency": (
+        "The share of played tricks that were tied, trick by trick, and the share of hands decided by a tie rule."
+    ),
+}
+
+_PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win", "value")
+_POINT_HINTS = ("points",)
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    """Where a report was written: the folder, its page and the exported chart files by statistic."""
+
+    out: Path
+    html: Path
+    png: dict[str, Path] = field(default_factory=dict)
+    svg: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def chart_files(self) -> list[Path]:
+        """Every PNG and SVG file, in page order."""
+        return [path for name in self.png for path in (self.png[name], self.svg[name])]
+
+
+def build_report(
+    data: Sequence[Path],
+    out: Path,
+    *,
+    overwrite: bool = True,
+    progress: Progress | None = None,
+) -> ReportResult:
+    """Compute every statistic over the datasets ``data`` and write the report folder ``out``.
+
+    Raises ``store.DatasetError`` when a dataset is missing or incomplete, or when ``out`` exists and
+    ``overwrite`` is false. Statistics that ``pipeline.stats`` does not offer are left out of the page.
+    """
+    from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
+
+    say = progress or (lambda _message: None)
+    paths = [Path(d) for d in data]
+    if not paths:
+        raise store.DatasetError("no dataset given: pass at least one --data folder")
+    for path in paths:
+        store.check_dataset(path)
+    manifests = {str(path): store.read_manifest(path) for path in paths}
+    available = {getattr(s, "name", s) for s in stats.list_statistics()}
+    frames: dict[str, pl.DataFrame] = {}
+    for name in STATISTICS:
+        if name not in available:
+            say(f"{name}: not offered by pipeline.stats, left out")
+            continue
+        say(f"computing {name}")
+        frames[name] = stats.compute(name, paths)
+    return render_page(frames, manifests, out, overwrite=overwrite, progress=progress)
+
+
+def render_page(
+    frames: Mapping[str, pl.DataFrame],
+    manifests: Mapping[str, Mapping[str, Any]],
+    out: Path,
+    *,
+    overwrite: bool = True,
+    progress: Progress | None = None,
+    title: str = "Truc Lab report",
+) -> ReportResult:
+    """Write the report folder ``out`` from statistics frames already computed.
+
+    ``frames`` maps a statistic's name to its frame (names outside ``frames.STATISTICS`` get a table but
+    no chart); ``manifests`` maps each dataset's label (its path) to its manifest. A frame with nothing
+    to draw gets a note instead of a chart and no chart files.
+    """
+    say = progress or (lambda _message: None)
+    out = Path(out)
+    vl_version = _vegalite_version()
+    names = [n for n in STATISTICS if n in frames] + sorted(n for n in frames if n not in STATISTICS)
+    sections: list[str] = []
+    findings: dict[str, list[str]] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    drawn: list[str] = []
+    with store.atomic_dataset(out, overwrite) as tmp:
+        charts_dir = tmp / "charts"
+        charts_dir.mkdir()
+        for name in names:
+            frame = conform(name, frames[name]) if name in CHARTS else frames[name]
+            findings[name] = SUMMARIES[name](frame) if name in SUMMARIES else []
+            spec: dict[str, Any] | None = None
+            if name in CHARTS:
+                say(f"drawing {name}")
+                spec = CHARTS[name](frame).to_dict()
+                if _row_count(spec) == 0:
+                    spec = None
+            if spec is not None:
+                (charts_dir / f"{name}.png").write_bytes(vlc.vegalite_to_png(spec, vl_version=vl_version, scale=2))
+                (charts_dir / f"{name}.svg").write_text(vlc.vegalite_to_svg(spec, vl_version=vl_version), "utf-8")
+                specs[name] = spec
+                drawn.append(name)
+            sections.append(_section(name, frame, spec is not None))
+        say("writing index.html")
+        page = _page(
+            title=title,
+            manifests=manifests,
+            findings=findings,
+            sections=sections,
+            specs=specs,
+            bundle=vlc.javascript_bundle(_GLOBALS_SNIPPET, vl_version=vl_version),
+        )
+        (tmp / "index.html").write_text(page, "utf-8")
+    return ReportResult(
+        out=out,
+        html=out / "index.html",
+        png={n: out / "charts" / f"{n}.png" for n in drawn},
+        svg={n: out / "charts" / f"{n}.svg" for n in drawn},
+    )
+
+
+def _vegalite_version() -> str | None:
+    """The Vega-Lite version Altair writes (``v6.4.1`` -> ``6.4``) if vl-convert has it, else its default."""
+    major_minor = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
+    return major_minor if major_minor in vlc.get_vegalite_versions() else None
+
+
+def _row_count(spec: Mapping[str, Any]) -> int:
+    """How many data rows a chart spec carries (inline values or top-level datasets)."""
+    datasets = spec.get("datasets") or {}
+    count = sum(len(rows) for rows in datasets.values())
+    values = (spec.get("data") or {}).get("values")
+    return count + (len(values) if isinstance(values, list) else 0)
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _cell(column: str, value: object) -> str:
+    """One table cell: rates as percentages, points with two decimals, counts with separators."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return '<td class="null">\u2013</td>'
+    if isinstance(value, bool):
+        return f"<td>{_esc(value)}</td>"
+    if isinstance(value, float):
+        if any(h in column for h in _POINT_HINTS):
+            text = f"{value:+.2f}" if "diff" in column or "net" in column else f"{value:.2f}"
+        elif any(h in column for h in _PERCENT_HINTS):
+            text = f"{value:.1%}"
+        else:
+            text = f"{value:.3g}"
+        return f'<td class="num">{_esc(text)}</td>'
+    if isinstance(value, int):
+        return f'<td class="num">{value:,}</td>'
+    return f"<td>{_esc(value)}</td>"
+
+
+def _table(frame: pl.DataFrame) -> str:
+    head = "".join(f"<th>{_esc(c)}</th>" for c in frame.columns)
+    body = "".join(
+        "<tr>" + "".join(_cell(c, v) for c, v in zip(frame.columns, row, strict=True)) + "</tr>"
+        for row in frame.iter_rows()
+    )
+    return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
+    title = TITLES.get(name, name.replace("_", " ").capitalize())
+    parts = [f'<section id="stat-{_esc(name)}">', f"<h2>{_esc(title)}</h2>"]
+    parts.append(f'<p class="definition">{_esc(DEFINITIONS.get(name, ""))}</p>')
+    if has_chart:
+        parts.append(f'<div class="chart" id="chart-{_esc(name)}" data-chart="{_esc(name)}"></div>')
+        parts.append(
+            f'<p class="files">Chart files: <a href="charts/{_esc(name)}.png">PNG</a> \u00b7 '
+            f'<a href="charts/{_esc(name)}.svg">SVG</a></p>'
+        )
+    else:
+        parts.append('<p class="empty">Nothing to draw: no group in these datasets has a sample.</p>')
+    if frame.height:
+        parts.append(
+            f"<details open><summary>The numbers ({frame.height:,} rows, statistic "
+            f"<code>{_esc(name)}</code>)</summary>{_table(frame)}</details>"
+        )
+    else:
+        parts.append(f'<p class="empty">The statistic <code>{_esc(name)}</code> returned no rows.</p>')
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _findings(findings: Mapping[str, list[str]]) -> str:
+    items = []
+    for name, sentences in findings.items():
+        if not sentences:
+            continue
+        title = TITLES.get(name, name)
+        items.append(
+            f'<h3><a href="#stat-{_esc(name)}">{_esc(title)}</a></h3><ul>'
+            + "".join(f"<li>{_esc(s)}</li>" for s in sentences)
+            + "</ul>"
+        )
+    if not items:
+        return "<p>No findings: the datasets hold no hands these statistics can measure.</p>"
+    return "\n".join(items)
+
+
+def _manifests(manifests: Mapping[str, Mapping[str, Any]]) -> str:
+    if not manifests:
+        return "<p>No manifest was given.</p>"
+    return "\n".join(
+        f"<details><summary>{_esc(label)}</summary>"
+        f"<pre>{_esc(json.dumps(manifest, indent=2, sort_keys=True, default=str))}</pre></details>"
+        for label, manifest in manifests.items()
+    )
+
+
+def _json_for_script(value: object) -> str:
+    """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` can close or confuse it."""
+    text = json.dumps(value, allow_nan=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _script_safe(js: str) -> str:
+    """Keep an inlined library from ending its ``<script>`` element early (``<\\/`` means ``</`` in JS)."""
+    return js.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT")
+
+
+_GLOBALS_SNIPPET = "window.vegaEmbed = vegaEmbed;\nwindow.vega = vega;\nwindow.vegaLite = vegaLite;\n"
+"""vl-convert's default bundle snippet, spelled out: the three libraries as globals for the page."""
+
+_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
+    "img-src data: blob:; font-src data:"
+)
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto;
+       max-width: 1280px; padding: 1rem 2rem 4rem; color: #222; line-height: 1.45; }
+h1 { margin-bottom: 0.2rem; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; margin-top: 2.5rem; }
+h3 { margin: 1rem 0 0.3rem; font-size: 1rem; }
+.meta, .definition, .files { color: #555; }
+.definition { font-style: italic; }
+.chart { overflow-x: auto; margin: 0.5rem 0; min-height: 2rem; }
+#summary li { margin: 0.15rem 0; }
+.table-wrap { overflow: auto; max-height: 26rem; border: 1px solid #e5e5e5; }
+table { border-collapse: collapse; font-size: 0.8rem; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.15rem 0.5rem; border-bottom: 1px solid #eee; white-space: nowrap; }
+th { position: sticky; top: 0; background: #f6f6f6; text-align: left; }
+td.num { text-align: right; }
+td.null { color: #aaa; text-align: center; }
+pre { background: #f6f6f6; padding: 0.8rem; overflow: auto; font-size: 0.8rem; }
+nav ul { columns: 2; padding-left: 1.2rem; }
+.empty { color: #8a5a00; }
+"""
+
+_DRAW_JS = """
+(function () {
+  "use strict";
+  document.querySelectorAll("[data-chart]").forEach(function (el) {
+    var name = el.getAttribute("data-chart");
+    var spec = JSON.parse(document.getElementById("spec-" + name).textContent);
+    vegaEmbed(el, spec, { renderer: "svg", actions: false })
+      .then(function () { el.setAttribute("data-rendered", "true"); })
+      .catch(function (err) {
+        el.setAttribute("data-rendered", "error");
+        el.textContent = "This chart could not be drawn: " + err;
+        console.error("chart " + name + ": " + err);
+      });
+  });
+})();
+"""
+
+
+def _page(
+    *,
+    title: str,
+    manifests: Mapping[str, Mapping[str, Any]],
+    findings: Mapping[str, list[str]],
+    sections: Sequence[str],
+    specs: Mapping[str, dict[str, Any]],
+    bundle: str,
+) -> str:
+    datasets = ", ".join(f"<code>{_esc(label)}</code>" for label in manifests) or "none"
+    toc = "".join(f'<li><a href="#stat-{_esc(n)}">{_esc(TITLES.get(n, n))}</a></li>' for n in findings)
+    spec_tags = "\n".join(
+        f'<script type="application/json" id="spec-{_esc(name)}">{_json_for_script(spec)}</script>'
+        for name, spec in specs.items()
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{_esc(_CSP)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="truc-lab {_esc(__version__)}">
+<title>{_esc(title)}</title>
+<style>{_CSS}</style>
+<script>{_script_safe(bundle)}</script>
+</head>
+<body>
+<header>
+<h1>{_esc(title)}</h1>
+<p class="meta">Datasets: {datasets}. Built by truc-lab {_esc(__version__)}. Rates come with 95% intervals
+and the counts they rest on (wins/hands).</p>
+<nav><ul>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
+</header>
+<section id="summary">
+<h2>Findings</h2>
+{_findings(findings)}
+</section>
+{chr(10).join(sections)}
+<section id="manifests">
+<h2>Run manifests</h2>
+{_manifests(manifests)}
+</section>
+{spec_tags}
+<script>{_DRAW_JS}</script>
+</body>
+</html>
+"""

@@ -1,0 +1,249 @@
+"""The report folder and page: its structure, then a real rendering in headless Chromium with no network.
+
+The browser test opens ``index.html`` in Debian's Chromium (driven by Playwright, context offline),
+waits until every chart container says it has been drawn, and checks that each holds an SVG with data
+marks, interval rules and count labels, that the console logged no error, that no script threw, and that
+the page asked for nothing but its own file. Without ``/usr/bin/chromium`` it fails and says to run
+``scripts/ensure-chromium.sh``; ``TRUC_SKIP_BROWSER=1`` skips it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+from pipeline import store
+from pipeline.report.frames import STATISTICS
+from pipeline.report.page import ReportResult, build_report, render_page
+from tests.report_samples import sample_frames
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HOSTILE = "<script>alert('manifest')</script> & \"quotes\""
+
+
+@pytest.fixture(scope="module")
+def sample_report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
+    """Two variants, two player counts, an n = 0 group, and a statistic with nothing to draw."""
+    frames = sample_frames()
+    frames["tie_frequency"] = frames["tie_frequency"].clear()
+    manifests: dict[str, dict[str, Any]] = {
+        "data/sample": {"games": 1200, "note": HOSTILE},
+        "data/other": {"games": 10},
+    }
+    return render_page(frames, manifests, tmp_path_factory.mktemp("reports") / "sample")
+
+
+@pytest.fixture(scope="module")
+def sim_report(sim_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
+    """The whole chain: a simulated dataset, the statistics, the report."""
+    messages: list[str] = []
+    result = build_report([sim_dataset], tmp_path_factory.mktemp("reports") / "sim", progress=messages.append)
+    assert any(m.startswith("computing") for m in messages)
+    return result
+
+
+# --- the folder and the page, without a browser -----------------------------------------------------
+
+
+def test_report_folder_holds_the_page_and_chart_files(sample_report: ReportResult) -> None:
+    assert sample_report.html == sample_report.out / "index.html"
+    assert sample_report.html.is_file()
+    drawn = [n for n in STATISTICS if n != "tie_frequency"]
+    assert list(sample_report.png) == drawn
+    for path in sample_report.chart_files:
+        assert path.is_file() and path.stat().st_size > 1000
+        assert path.parent == sample_report.out / "charts"
+    assert sample_report.png["mano_advantage"].read_bytes().startswith(b"\x89PNG")
+    assert sample_report.svg["mano_advantage"].read_text("utf-8").startswith("<svg")
+    leftovers = [p.name for p in sample_report.out.parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+def test_libraries_are_inlined_once_and_nothing_is_fetched(sample_report: ReportResult) -> None:
+    page = sample_report.html.read_text("utf-8")
+    assert page.count("window.vegaEmbed=") == 1
+    assert "<script src" not in page.lower()
+    assert "<link" not in page.lower()
+    assert "cdn.jsdelivr" not in page
+    assert "Content-Security-Policy" in page and "default-src &#x27;none&#x27;" in page
+
+
+def test_every_drawn_chart_has_a_container_and_its_spec(sample_report: ReportResult) -> None:
+    page = sample_report.html.read_text("utf-8")
+    containers = re.findall(r'data-chart="([a-z_]+)"', page)
+    assert containers == list(sample_report.png)
+    for name in containers:
+        match = re.search(rf'<script type="application/json" id="spec-{name}">(.*?)</script>', page, re.S)
+        assert match, name
+        spec = json.loads(match.group(1))
+        assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
+        assert spec["data"]["values"]
+
+
+def test_page_has_findings_sections_tables_and_manifests(sample_report: ReportResult) -> None:
+    page = sample_report.html.read_text("utf-8")
+    assert "<h1>Truc Lab report</h1>" in page
+    assert "Winning the first trick raises the chance to win the hand" in page
+    for name in STATISTICS:
+        assert f'<section id="stat-{name}">' in page
+    assert "<th>eldest_wins</th>" in page
+    assert page.count("<details><summary>data/") == 2
+    assert "Nothing to draw" in page and "returned no rows" in page
+
+
+def test_text_inserted_into_the_page_is_escaped(sample_report: ReportResult) -> None:
+    page = sample_report.html.read_text("utf-8")
+    assert "alert(" in page
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(" in page
+
+
+def test_an_existing_report_is_kept_without_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    with pytest.raises(store.DatasetError, match="already exists"):
+        render_page({}, {}, out, overwrite=False)
+    assert (out / "keep.txt").read_text() == "mine"
+    render_page({}, {}, out)
+    assert not (out / "keep.txt").exists()
+    assert "No findings" in (out / "index.html").read_text("utf-8")
+
+
+def test_a_failed_render_leaves_nothing_behind(tmp_path: Path) -> None:
+    broken: Any = {"mano_advantage": pl.DataFrame({"variant": ["catalan"]}), "first_trick_value": "not a frame"}
+    with pytest.raises(AttributeError):
+        render_page(broken, {}, tmp_path / "report")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportResult, sim_dataset: Path) -> None:
+    assert list(sim_report.png) == list(STATISTICS)
+    page = sim_report.html.read_text("utf-8")
+    assert f"<summary>{sim_dataset}</summary>" in page
+    assert "4-player catalan" in page
+
+
+def test_build_report_refuses_a_folder_that_is_not_a_dataset(tmp_path: Path) -> None:
+    with pytest.raises(store.DatasetError):
+        build_report([tmp_path / "missing"], tmp_path / "report")
+    assert not (tmp_path / "report").exists()
+
+
+# --- the page in a real browser -------------------------------------------------------------------
+
+
+def _require_chromium() -> None:
+    """Skip on TRUC_SKIP_BROWSER=1; otherwise fail (never skip) when Chromium or Playwright is missing."""
+    if os.environ.get("TRUC_SKIP_BROWSER") == "1":
+        pytest.skip("TRUC_SKIP_BROWSER=1")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh", pytrace=False)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        pytest.fail("playwright is missing: pip install -e '.[dev]'", pytrace=False)
+
+
+@contextlib.contextmanager
+def _chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+_CHART_STATE = """
+() => [...document.querySelectorAll("[data-chart]")].map(el => ({
+  name: el.dataset.chart,
+  rendered: el.dataset.rendered || null,
+  svgs: el.querySelectorAll("svg").length,
+  dataMarks: el.querySelectorAll(
+    "g.role-mark:not(.mark-rule):not(.mark-text) > path, g.role-mark.mark-line > path").length,
+  intervals: el.querySelectorAll("g.role-mark.mark-rule > line").length,
+  labels: [...el.querySelectorAll("g.role-mark.mark-text > text")].map(t => t.textContent),
+}))
+"""
+
+
+def _render(browser: Any, report: ReportResult) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+    """Open the report offline; return each chart's state, the console errors and foreign requests."""
+    context = browser.new_context(offline=True, viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    problems: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: problems.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("request", lambda r: requests.append(r.url))
+    try:
+        page.goto(report.html.as_uri())
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-chart]')].every(e => e.dataset.rendered)",
+            timeout=30_000,
+        )
+        charts: list[dict[str, Any]] = page.evaluate(_CHART_STATE)
+    finally:
+        context.close()
+    foreign = [url for url in requests if url != report.html.as_uri()]
+    return charts, problems, foreign
+
+
+def _check_rendered(report: ReportResult) -> None:
+    _require_chromium()
+    with _chromium() as browser:
+        charts, problems, foreign = _render(browser, report)
+    assert problems == []
+    assert foreign == []
+    assert [c["name"] for c in charts] == list(report.png)
+    for chart in charts:
+        assert chart["rendered"] == "true", chart["name"]
+        assert chart["svgs"] == 1, chart["name"]
+        assert chart["dataMarks"] > 0, chart["name"]
+        assert chart["intervals"] > 0, chart["name"]
+        assert chart["labels"] and all(re.fullmatch(r"n=[\d,]+|[\d,]+/[\d,]+", t) for t in chart["labels"])
+
+
+@pytest.mark.browser
+def test_sample_report_renders_offline_without_console_errors(sample_report: ReportResult) -> None:
+    _check_rendered(sample_report)
+
+
+@pytest.mark.browser
+def test_simulated_report_renders_offline_without_console_errors(sim_report: ReportResult) -> None:
+    _check_rendered(sim_report)
+
+
+@pytest.mark.browser
+def test_the_browser_check_sees_errors_and_fetches(sample_report: ReportResult, tmp_path: Path) -> None:
+    _require_chromium()
+    page = sample_report.html.read_text("utf-8").replace(
+        "<h1>", '<img src="https://example.invalid/x.png"><script>console.error("boom")</script><h1>', 1
+    )
+    spoiled = tmp_path / "index.html"
+    spoiled.write_text(page, "utf-8")
+    report = ReportResult(out=tmp_path, html=spoiled, png=sample_report.png, svg=sample_report.svg)
+    with _chromium() as browser:
+        charts, problems, _ = _render(browser, report)
+    assert any("boom" in p for p in problems)
+    assert any("Content Security Policy" in p and "example.invalid" in p for p in problems)
+    assert all(c["rendered"] == "true" for c in charts)
