@@ -57,3 +57,17 @@ SIGNAL_RANKS = ("3", "2", "1")
 the ranks claimed, high first, or ``-`` for nothing."""
 
 SIGNALS = ("-", "3", "2", "1", "32", "31", "21", "321")
+
+# How each verb's argument is written in the text format (FORMAT.md "Verbs"): "card" a card, "cards" one
+# or more cards, "int" a whole number, "int|reste" a number or the word reste, "word" one word,
+# "word?" an optional word. Verbs not listed take no argument.
+ARG_KINDS: dict[str, str] = {
+    PLAY: "card",
+    "cover": "card",
+    "raise": "int|reste",
+    "trut": "word?",
+    "ask": "int",
+    "discard": "cards",
+    DEAL: "int",
+    SIGNAL: "word",
+}

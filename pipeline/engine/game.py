@@ -51,6 +51,9 @@ class Phase(IntEnum):
     DISCARD = 10  # keep 3 cards after extra cards were dealt
 
 
+_PHASE_DECISIONS = {Phase.CUT: "cut", Phase.DEAL_CHOICE: "deal", Phase.HOLD: "hold", Phase.SIGNAL: "signal"}
+
+
 @dataclass(frozen=True, slots=True)
 class HandRecord:
     """Everything recorded about one finished hand. ``points`` and ``score_before`` have one entry per
@@ -198,6 +201,15 @@ class Game:
         """Whether ``seat`` has a raise among its legal actions now."""
         return False
 
+    def decision(self, seat: int, optional: bool = False) -> str:
+        """The name of what ``seat`` is asked to decide now (a policy has a method of that name)."""
+        phase = self.phase
+        if phase == Phase.PLAY:
+            if optional:
+                return "raise_option"
+            return "answer" if self.answering(seat) else "turn"
+        return _PHASE_DECISIONS.get(phase, phase.name.lower())
+
     def answering(self, seat: int) -> bool:
         """Whether ``seat`` is asked to answer a pending bet now."""
         return False
@@ -224,6 +236,15 @@ class Game:
 
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
         return ()
+
+    # ------------------------------------------------------------- text format (FORMAT.md "Play")
+    def end_values(self, record: HandRecord) -> list[str]:
+        """The values of a hand's ``end`` line, one per side, in the variant's units."""
+        return [str(p) for p in record.points]
+
+    def result_text(self) -> str:
+        """The ``Result`` tag: the final score by side in the variant's units, e.g. ``12-7``."""
+        return "-".join(str(s) for s in self.scores)
 
     def _explain(self, action: Action) -> RuleError | None:
         """A family's explanation of why ``action`` is refused, or None to use the generic one."""

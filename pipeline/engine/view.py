@@ -12,13 +12,13 @@ from pipeline.engine.actions import Action
 from pipeline.engine.game import Game, Phase
 from pipeline.engine.rules import TIE, Variant
 
-# What a seat is asked to decide, by phase and role.
+# What a seat is asked to decide (``Game.decision``); a policy method of the same name takes it.
 CUT_DECISION = "cut"
 DEAL_DECISION = "deal"
 HOLD_DECISION = "hold"
 SIGNAL_DECISION = "signal"
-ANSWER_DECISION = "answer"  # a raise is pending and this seat answers for its team
-TURN_DECISION = "turn"  # this seat is to play: play a card, or raise first
+ANSWER_DECISION = "answer"  # a bet is pending and this seat answers for its side
+TURN_DECISION = "turn"  # this seat is to play: play a card, or bet first
 RAISE_OPTION = "raise_option"  # this seat has just played and may still raise
 
 
@@ -30,14 +30,7 @@ class SeatView:
         self.seat = seat
         self.team = game.team_of[seat]
         self.optional = optional
-        if optional:
-            self.decision = RAISE_OPTION
-        else:
-            phase = game.phase
-            if phase == Phase.PLAY:
-                self.decision = ANSWER_DECISION if game.answering(seat) else TURN_DECISION
-            else:
-                self.decision = _PHASE_DECISIONS.get(phase, "")
+        self.decision = game.decision(seat, optional)
 
     # what the seat holds and knows about the hand
     @property
@@ -140,9 +133,3 @@ class SeatView:
         return self._game.may_raise(self.seat)
 
 
-_PHASE_DECISIONS = {
-    Phase.CUT: CUT_DECISION,
-    Phase.DEAL_CHOICE: DEAL_DECISION,
-    Phase.HOLD: HOLD_DECISION,
-    Phase.SIGNAL: SIGNAL_DECISION,
-}

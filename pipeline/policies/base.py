@@ -4,8 +4,9 @@ A policy is an object with ``step(view, rng) -> Action | None``. ``view`` holds 
 know (``pipeline.engine.view.SeatView``); ``rng`` is the game's policy generator, so a game replays
 exactly from its seed. ``None`` is allowed only for an optional decision (a raise just after playing).
 
-``DecisionPolicy`` routes each decision type to its own method, so a new decision (answering a trut,
-holding, the envit, singing...) is a new method with an obvious place.
+``DecisionPolicy`` routes each decision to the method named after it (``Game.decision`` names it), so a
+new decision (answering a trut, the envit, singing...) is a new method with an obvious place: the
+family's decisions live in their own mixin module (``policies/<family>_decisions.py``).
 """
 
 from __future__ import annotations
@@ -14,16 +15,7 @@ import random
 from typing import Protocol
 
 from pipeline.engine.actions import Action
-from pipeline.engine.view import (
-    ANSWER_DECISION,
-    CUT_DECISION,
-    DEAL_DECISION,
-    HOLD_DECISION,
-    RAISE_OPTION,
-    SIGNAL_DECISION,
-    TURN_DECISION,
-    SeatView,
-)
+from pipeline.engine.view import SeatView
 
 
 class Policy(Protocol):
@@ -46,22 +38,12 @@ class DecisionPolicy:
         return " ".join([self.name, *(f"{k}={v:g}" for k, v in self.params.items())])
 
     def step(self, view: SeatView, rng: random.Random) -> Action | None:
-        decision = view.decision
-        if decision == TURN_DECISION:
-            return self.turn(view, rng)
-        if decision == ANSWER_DECISION:
-            return self.answer(view, rng)
-        if decision == RAISE_OPTION:
-            return self.raise_option(view, rng)
-        if decision == SIGNAL_DECISION:
-            return self.signal(view, rng)
-        if decision == HOLD_DECISION:
-            return self.hold(view, rng)
-        if decision == CUT_DECISION:
-            return self.cut(view, rng)
-        if decision == DEAL_DECISION:
-            return self.deal(view, rng)
-        raise ValueError(f"{self.name}: no decision to take ({decision!r})")
+        """Call the method named after the decision the view asks for (``turn``, ``answer``...)."""
+        method = getattr(self, view.decision, None)
+        if method is None:
+            raise ValueError(f"policy {self.name} cannot take the decision {view.decision!r}")
+        result: Action | None = method(view, rng)
+        return result
 
     def turn(self, view: SeatView, rng: random.Random) -> Action:
         raise NotImplementedError

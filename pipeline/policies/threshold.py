@@ -21,16 +21,23 @@ from pipeline.engine.actions import ACCEPT, CUT, DEAL, FOLD, HOLD, NOCUT, PASS, 
 from pipeline.engine.game import team_of_seat
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import DecisionPolicy
+from pipeline.policies.french_decisions import FrenchDecisions
+from pipeline.policies.trut_decisions import TrutDecisions
+from pipeline.policies.valencian_decisions import ValencianDecisions
 from pipeline.strength import follow_card, lead_card, strength_table
 
-DEFAULTS = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
+BASE_PARAMS = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
 
 
-class ThresholdPolicy(DecisionPolicy):
+class ThresholdPolicy(FrenchDecisions, TrutDecisions, ValencianDecisions, DecisionPolicy):
+    """Decisions common to every family and Catalan Truc's are here; each other family's decisions are
+    in its mixin (``policies/<family>_decisions.py``)."""
+
     name = "threshold"
 
     def __init__(self, **params: float) -> None:
         self.params = {**DEFAULTS, **params}
+        self.p = self.params
         self.raise_at = self.params["raise_at"]
         self.call_at = self.params["call_at"]
         self.bluff = self.params["bluff"]
@@ -108,6 +115,9 @@ class ThresholdPolicy(DecisionPolicy):
             else:
                 best_opposing = max(best_opposing, power[card])
         return cards[follow_card(powers, best_opposing, best_partner > best_opposing)]
+
+
+DEFAULTS = {**BASE_PARAMS, **FrenchDecisions.PARAMS, **TrutDecisions.PARAMS, **ValencianDecisions.PARAMS}
 
 
 def _raise_action(view: SeatView) -> Action:
