@@ -348,3 +348,15 @@ def test_game_rejects_impossible_set_up() -> None:
         Game(config, first_dealer=5)
     with pytest.raises(ValueError, match="starting scores"):
         Game(config, scores=(12, 0))
+
+
+def test_a_seat_out_of_range_and_a_verb_out_of_phase_are_named() -> None:
+    game = new_game(4, dealer=3)
+    deal(game, "3o 2o 4o", "12c 11c 10c", "5e 6e 7e", "5b 6b 7b")
+    for seat in (9, 4, -1):
+        with pytest.raises(RuleError, match=r"\[seat\]"):
+            game.apply(Action(seat, "truc"))
+    with pytest.raises(RuleError, match=r"\[phase\]"):
+        act(game, "0 nocut")
+    with pytest.raises(RuleError, match=r"\[unknown-verb\]"):
+        game.apply(Action(0, "envido"))

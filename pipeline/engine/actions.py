@@ -71,3 +71,11 @@ ARG_KINDS: dict[str, str] = {
     DEAL: "int",
     SIGNAL: "word",
 }
+
+KNOWN_VERBS = frozenset(
+    [PLAY, ACCEPT, FOLD, CUT, NOCUT, DEAL, DEALT, HOLD, PASS, SIGNAL, "redeal", "refuse", "sing", "nosing"]
+    + list(ARG_KINDS)
+    + ["truc", "retruc", "quatre-val", "joc-fora", "envit", "torne", "falta", "envit-falta"]
+)
+"""Every verb of FORMAT.md and the engine: an action with one of these in the wrong phase breaks the
+"phase" rule; any other verb is unknown."""

@@ -31,7 +31,7 @@ from enum import IntEnum
 from typing import Any
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import DEALT, PLAY, Action, Event, RuleError
+from pipeline.engine.actions import DEALT, KNOWN_VERBS, PLAY, Action, Event, RuleError
 from pipeline.engine.rules import TIE, Config
 
 
@@ -105,6 +105,7 @@ class Game:
         self.sides = sides = variant.sides(n)
         self.team_of = tuple(team_of_seat(s, sides) for s in range(n))
         self.power = variant.power
+        self.tie_lead = variant.tie_lead  # who leads after a tied trick; an option may change it per game
         self.target = variant.target
         self.signals_on = config.signals
         self.seed = seed
@@ -236,6 +237,11 @@ class Game:
 
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
         return ()
+
+    def public_state(self) -> dict[str, Any]:
+        """A family's public state that a seat's view may show (``SeatView.public``): petits held, the
+        trut announced... Empty by default."""
+        return {}
 
     # ------------------------------------------------------------- text format (FORMAT.md "Play")
     def end_values(self, record: HandRecord) -> list[str]:
@@ -372,6 +378,8 @@ class Game:
 
     def apply(self, action: Action) -> Event:
         """Check ``action`` against the rules and apply it; raise ``RuleError`` if it is not legal."""
+        if not (isinstance(action.seat, int) and 0 <= action.seat < self.n):
+            raise RuleError("seat", f"seat {action.seat} does not exist in a {self.n}-player game")
         if action not in self.legal_for(action.seat):
             raise self._refusal(action)
         return self.apply_trusted(action)
@@ -427,7 +435,7 @@ class Game:
         if result != TIE:
             self.to_play = winner_seat
         else:
-            self.to_play = {"leader": leader, "maker": maker, "first": first}[self.variant.tie_lead]
+            self.to_play = {"leader": leader, "maker": maker, "first": first}[self.tie_lead]
 
     def _end_hand(
         self, winner: int | None, points: tuple[int, ...], ended_by: str, tie_rule: str | None
@@ -485,7 +493,9 @@ class Game:
                 return RuleError("turn", f"it is seat {self.to_play}'s turn to play, not seat {seat}'s")
             text = self.variant.deck.text(arg) if isinstance(arg, int) else str(arg)
             return RuleError("card-not-held", f"seat {seat} does not hold {text}")
-        return RuleError("unknown-verb", f"'{verb}' is not a move of {self.variant.name} now")
+        if verb in KNOWN_VERBS or verb in self.variant.raise_verbs:
+            return RuleError("phase", f"'{verb}' is not allowed now (phase {phase.name.lower()})")
+        return RuleError("unknown-verb", f"'{verb}' is not a move of {self.variant.name}")
 
 
 def resolve_trick(

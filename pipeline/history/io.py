@@ -1,0 +1,307 @@
+"""The two entry points the CLI calls: import `.truc` files into a dataset, export a dataset as `.truc`.
+
+``import_files`` replays every game through the engine (``reader``), turns each into rows with
+``rows.add_game``, and writes the four tables and a manifest through ``store.atomic_dataset``: an import
+that fails leaves nothing at ``out``. ``export_dataset`` reads the tables back in chunks of games, replays
+each game from its rows through the same visitor (lines built from rows instead of text), and writes the
+engine's records as canonical text (``writer``) to a temporary file renamed into place at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow.dataset as ds
+
+from pipeline import __version__
+from pipeline.engine.actions import DEALT
+from pipeline.history.reader import (
+    ActionLine,
+    DealLine,
+    GameRecord,
+    HandLine,
+    HistoryError,
+    ReadResult,
+    ReplayVisitor,
+    TagLine,
+    decode,
+    parse,
+    read_text,
+)
+from pipeline.history.writer import format_game, hand_from_record
+from pipeline.rows import add_game
+from pipeline.store import (
+    SCHEMAS,
+    TABLES,
+    DatasetError,
+    TableBatch,
+    atomic_dataset,
+    check_dataset,
+    new_batches,
+    read_table,
+    write_manifest,
+    write_part,
+)
+
+CHUNK_GAMES = 500
+"""Games per Parquet part on import, and per read of the tables on export."""
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What an import wrote: games and hands imported, the errors of skipped games, rows per table."""
+
+    out: Path
+    games: int
+    hands: int
+    invalid: list[str]
+    rows: dict[str, int]
+    manifest: dict[str, Any]
+
+
+def load_text(path: Path) -> str:
+    """The text of a history file; a missing or undecodable file is a ``HistoryError``."""
+    path = Path(path)
+    source = str(path)
+    if not path.exists():
+        raise HistoryError(source, None, "no such file")
+    if path.is_dir():
+        raise HistoryError(source, None, "is a folder, not a history file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise HistoryError(source, None, f"cannot read the file: {exc.strerror}") from None
+    return decode(data, source)
+
+
+def read_file(path: Path, *, skip_invalid: bool = False) -> ReadResult:
+    """Read and replay every game of one file."""
+    return read_text(load_text(path), str(path), skip_invalid=skip_invalid)
+
+
+def record_text(record: GameRecord) -> str:
+    """A replayed game as canonical text."""
+    return format_game(record.tags, (hand_from_record(record.game, hand) for hand in record.hands))
+
+
+class _Rows:
+    """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.batches: dict[str, TableBatch] = new_batches()
+        self.parts = 0
+        self.games = 0
+        self.hands = 0
+        self.rows = dict.fromkeys(TABLES, 0)
+
+    def add(self, record: GameRecord, source: str) -> None:
+        self.hands += add_game(
+            self.batches, self.games, record.game, record.hands, record.policies(), source, record.complete
+        )
+        self.games += 1
+        if len(self.batches["games"]) >= CHUNK_GAMES:
+            self.flush()
+
+    def flush(self) -> None:
+        for name, count in write_part(self.root, self.parts, self.batches).items():
+            self.rows[name] += count
+        self.parts += 1
+        self.batches = new_batches()
+
+
+def import_files(
+    paths: Sequence[Path], out: Path, *, overwrite: bool = False, skip_invalid: bool = False
+) -> ImportResult:
+    """Import history files into the dataset ``out``; ``game_id`` counts games over all files from 0.
+
+    Strict by default: the first error raises a ``HistoryError`` and nothing is written. With
+    ``skip_invalid`` every invalid game (and every unreadable file) is skipped and reported in ``invalid``.
+    """
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise HistoryError("", None, "no history files to import")
+    for path in paths:
+        if not path.exists():
+            raise HistoryError(str(path), None, "no such file")
+    invalid: list[str] = []
+    with atomic_dataset(Path(out), overwrite) as root:
+        rows = _Rows(root)
+        for path in paths:
+            source = str(path)
+            games_before = rows.games
+            try:
+                text = load_text(path)
+            except HistoryError as exc:
+                if not skip_invalid:
+                    raise
+                invalid.append(str(exc))
+                continue
+            visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(rows.add, source=path.name))
+            parse(text, visitor, source)
+            invalid.extend(str(error) for error in visitor.errors)
+            if rows.games == games_before and not visitor.errors:
+                error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
+                if not skip_invalid:
+                    raise error
+                invalid.append(str(error))
+        if rows.parts == 0 or len(rows.batches["games"]):
+            rows.flush()
+        manifest = {
+            "kind": "import",
+            "sources": [str(p) for p in paths],
+            "skip_invalid": skip_invalid,
+            "games": rows.games,
+            "hands": rows.hands,
+            "invalid": invalid,
+            "rows": rows.rows,
+            "package_version": __version__,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        write_manifest(root, manifest)
+    return ImportResult(Path(out), rows.games, rows.hands, invalid, rows.rows, manifest)
+
+
+# ------------------------------------------------------------------------------------------------ export
+
+
+_HandRows = tuple[int, int, tuple[int, int], list[tuple[int, str, str | None]]]
+"""A hand of the dataset: number, dealer, points of team 0 and 1, and its events (seat, verb, arg)."""
+
+
+def _frame(data: Path, name: str, where: ds.Expression) -> pl.DataFrame:
+    table = ds.dataset(str(data / name), format="parquet", schema=SCHEMAS[name]).to_table(filter=where)
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+    return frame
+
+
+def _deal_lines(arg: str) -> tuple[DealLine, ...]:
+    """The deal lines of a ``dealt`` event's ``arg`` (``0:3o,12c,5e 1:7b,1o,4e``)."""
+    lines = []
+    for part in arg.split():
+        seat, sep, cards = part.partition(":")
+        if not sep or not seat.isascii() or not seat.isdigit():
+            raise HistoryError("", None, f"a dealt event's arg {arg!r} is not of the form 0:3o,12c,5e 1:...")
+        texts = tuple(cards.split(",")) if cards else ()
+        lines.append(DealLine(0, f"{seat}: {' '.join(texts)}", int(seat), texts))
+    return tuple(lines)
+
+
+def _tag(name: str, value: str) -> TagLine:
+    return TagLine(0, f'[{name} "{value}"]', name, value)
+
+
+def _replay_rows(
+    visitor: ReplayVisitor, game: dict[str, Any], policies: dict[int, str], hands: list[_HandRows]
+) -> None:
+    """Drive ``visitor`` with one game of the dataset, as lines built from its rows.
+
+    The engine's own steps are given as recorded (``cut``, ``deal N``), ``dealt`` as deal lines; no
+    ``end`` line is given: the replay decides what each hand scored.
+    """
+    visitor.begin_game(0)
+    visitor.visit_tag(_tag("Variant", game["variant"]))
+    visitor.visit_tag(_tag("Options", game["options"]))
+    visitor.visit_tag(_tag("FirstDealer", str(game["first_dealer"])))
+    if game["seed"] is not None:
+        visitor.visit_tag(_tag("Seed", str(game["seed"])))
+    for seat, policy in sorted(policies.items()):
+        visitor.visit_tag(_tag(f"Policy{seat}", policy))
+    for hand_no, dealer, _, steps in hands:
+        visitor.visit_hand(HandLine(0, f"hand {hand_no} dealer {dealer}", hand_no, dealer))
+        for seat, verb, arg in steps:
+            if verb == DEALT:
+                visitor.visit_deal(_deal_lines(arg or ""))
+            else:
+                args = tuple(arg.split()) if arg is not None else ()
+                text = " ".join((str(seat), verb, *args))
+                visitor.visit_action(ActionLine(0, text, seat, verb, args))
+    visitor.end_game()
+
+
+def _check_replay(data: Path, game: dict[str, Any], record: GameRecord, hands: list[_HandRows]) -> None:
+    """The replay must give what the dataset says each hand and the game scored."""
+    gid = game["game_id"]
+    for (hand_no, _, points, _), replayed in zip(hands, record.hands, strict=True):
+        if tuple(replayed.points[:2]) != points:
+            raise DatasetError(
+                f"{data}: game {gid} hand {hand_no} replays to points {replayed.points}, the table says {points}"
+            )
+    scores = (game["score_team0"], game["score_team1"])
+    if tuple(record.game.scores[:2]) != scores:
+        raise DatasetError(f"{data}: game {gid} replays to {record.game.scores}, the table says {scores}")
+
+
+def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
+    """Canonical text of each game of ``games`` (a chunk of the games table), replayed from its rows."""
+    ids = games["game_id"].to_list()
+    game_id = ds.field("game_id")
+    where = (game_id >= min(ids)) & (game_id <= max(ids)) & game_id.isin(ids)
+    steps: dict[tuple[int, int], list[tuple[int, str, str | None]]] = defaultdict(list)
+    events = _frame(data, "events", where).sort("game_id", "hand_no", "seq")
+    for gid, hand_no, seat, verb, arg in events.select("game_id", "hand_no", "seat", "verb", "arg").iter_rows():
+        steps[gid, hand_no].append((seat, verb, arg))
+    hands: dict[int, list[_HandRows]] = defaultdict(list)
+    columns = ("game_id", "hand_no", "dealer", "points_team0", "points_team1")
+    for gid, hand_no, dealer, p0, p1 in (
+        _frame(data, "hands", where).sort("game_id", "hand_no").select(columns).iter_rows()
+    ):
+        hands[gid].append((hand_no, dealer, (p0, p1), steps[gid, hand_no]))
+    policies: dict[int, dict[int, str]] = defaultdict(dict)
+    first_seats = _frame(data, "seats", where & (ds.field("hand_no") == 1))
+    for gid, seat, policy in first_seats.select("game_id", "seat", "policy").iter_rows():
+        if policy is not None:
+            policies[gid][seat] = policy
+    records: list[GameRecord] = []
+    visitor = ReplayVisitor(str(data), on_game=records.append)
+    for game in games.iter_rows(named=True):
+        gid = game["game_id"]
+        try:
+            _replay_rows(visitor, game, policies[gid], hands[gid])
+        except HistoryError as exc:
+            where_text = f" at '{exc.text}'" if exc.text else ""
+            rule = f" [{exc.rule}]" if exc.rule else ""
+            raise DatasetError(f"{data}: game {gid} does not replay{where_text}: {exc.message}{rule}") from None
+        record = records.pop()
+        _check_replay(data, game, record, hands[gid])
+        yield record_text(record)
+
+
+def export_dataset(data: Path, out: Path) -> int:
+    """Write every game of the dataset ``data`` as canonical text to ``out``; return the games written.
+
+    Each game is replayed through the engine from its events (so ``end`` values and ``Result`` are the
+    engine's, and a dataset that does not replay is a ``DatasetError``). The text goes to a temporary
+    file beside ``out``, renamed into place once complete.
+    """
+    data, out = Path(data), Path(out)
+    check_dataset(data)
+    games = pl.from_arrow(read_table(data, "games"))
+    assert isinstance(games, pl.DataFrame)
+    games = games.sort("game_id")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+    written = 0
+    try:
+        with temp.open("x", encoding="utf-8", newline="\n") as stream:
+            for start in range(0, games.height, CHUNK_GAMES):
+                for text in _game_texts(data, games.slice(start, CHUNK_GAMES)):
+                    if written:
+                        stream.write("\n")
+                    stream.write(text)
+                    written += 1
+        os.replace(temp, out)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return written

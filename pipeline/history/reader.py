@@ -1,0 +1,684 @@
+"""Reading `.truc` hand histories: tolerant text in, games replayed through the engine out.
+
+Three layers, in the manner of python-chess's PGN reader:
+
+1. ``scan`` turns text into numbered content lines: the BOM, line ends (LF, CRLF, CR), ``;`` comments
+   and ``{ ... }`` comments (which may span lines) are dropped, blank lines skipped, indentation stripped.
+2. ``read_line`` reads one content line into a ``TagLine``, ``HandLine``, ``DealLine``, ``ActionLine`` or
+   ``EndLine``; ``parse`` groups lines into games (a game starts with its tag section and runs to the next
+   one) and consecutive deal lines into one deal, and drives a ``Visitor``: ``begin_game``,
+   ``visit_tag``, ``visit_hand``, ``visit_deal``, ``visit_action``, ``visit_end``, ``end_game``.
+3. ``ReplayVisitor`` replays every game through the engine and yields ``GameRecord``s. It never decides a
+   rule itself: every action goes to ``Game.apply``, whose ``RuleError`` names the rule broken. What it
+   adds are the steps the text leaves implicit (``cut`` before a deal, ``deal 1``/``deal 3`` after
+   ``nocut``) and the checks of what the text claims: hand numbers, dealers, ``end`` lines, ``Result``.
+
+Every problem is a ``HistoryError`` naming the file, the line, the line's text and, for a broken rule, the
+rule: ``games.truc:14: '1 retruc': only the team that accepted the last raise may raise again
+[raise-right]``. A visitor's ``handle_error`` decides what happens: the default raises (strict); a lenient
+``ReplayVisitor`` keeps the error, and the parser skips the rest of that game and goes on with the next.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
+from pipeline.engine.actions import ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
+from pipeline.engine.game import Game, HandRecord, Phase
+from pipeline.engine.rules import Config, OptionError, parse_options
+from pipeline.history.writer import seat_tag_index, tag_rank, tag_spelling
+from pipeline.variants import UnknownVariant, get_variant
+
+BOM = "\ufeff"
+INT64_MAX = 2**63 - 1
+
+# The verbs of FORMAT.md ("Verbs") and the project's own: ``signal``, and the engine's steps ``cut`` and
+# ``deal N``, which a text may spell out. How each verb's argument is written is the engine's
+# ``ARG_KINDS``; whether a verb is a move of the game's variant, and when, is the engine's business.
+# fmt: off
+FORMAT_VERBS = frozenset((
+    "play", "cover", "truc", "retruc", "quatre-val", "joc-fora", "raise", "trut", "accept", "fold", "refuse",
+    "redeal", "envit", "torne", "falta", "envit-falta", "nocut", "hold", "pass", "sing", "nosing", "ask",
+    "discard", "signal", "cut", "deal",
+))
+# fmt: on
+ONE_ARG_KINDS = ("card", "int", "int|reste", "word")
+
+
+def arg_kind(verb: str) -> str | None:
+    """How ``verb``'s argument is written (``ARG_KINDS``): None for a verb without argument."""
+    return ARG_KINDS.get(verb)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_COMMENT_CHARS = re.compile(r'[;{}"]')
+_TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\["\\])*)"\s*\]')
+_ESCAPE = re.compile(r"\\(.)")
+_HAND = re.compile(r"hand\s+([0-9]+)(?:\s+dealer\s+([0-9]+))?", re.IGNORECASE)
+_DEAL = re.compile(r"([0-9]+)\s*:(.*)")
+_ACTION = re.compile(r"([0-9]+)\s+(\S+)(.*)")
+_END = re.compile(r"end\b(.*)", re.IGNORECASE)
+_DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
+_RESULT = re.compile(r"[0-9]+[a-z]*(?:-[0-9]+[a-z]*)+", re.IGNORECASE)
+
+
+class HistoryError(ValueError):
+    """A history that cannot be read or does not replay: file, line, the line's text, message, rule."""
+
+    def __init__(
+        self, source: str, line: int | None, message: str, *, text: str | None = None, rule: str | None = None
+    ) -> None:
+        self.source = source
+        self.line = line
+        self.message = message
+        self.text = text
+        self.rule = rule
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        parts = [where] if where else []
+        if self.text is not None:
+            parts.append(f"'{self.text}'")
+        message = self.message if self.rule is None else f"{self.message} [{self.rule}]"
+        return ": ".join([*parts, message])
+
+
+# ------------------------------------------------------------------------------------------ text to lines
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also accepts ``²``, which ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 text of a history file (a BOM is dropped); undecodable bytes are a ``HistoryError``."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise HistoryError(
+            source, line, f"byte 0x{data[exc.start]:02x} is not UTF-8: a history is UTF-8 text"
+        ) from None
+    return text.removeprefix(BOM)
+
+
+def _strip_line(raw: str, number: int, open_at: int | None) -> tuple[str, int | None]:
+    """One physical line without its comments; ``open_at`` is the line of a ``{`` still open."""
+    out: list[str] = []
+    in_string = False
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if open_at is not None:
+            if ch == "}":
+                open_at = None
+                out.append(" ")
+        elif in_string:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(raw):
+                out.append(raw[i + 1])
+                i += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == ";":
+            break
+        elif ch == "{":
+            open_at = number
+        else:
+            if ch == '"' and "".join(out).lstrip().startswith("["):
+                in_string = True  # inside a tag value, ';' and '{' are text
+            out.append(ch)
+        i += 1
+    return "".join(out).strip(), open_at
+
+
+def scan(text: str, source: str) -> Iterator[tuple[int, str]]:
+    """The numbered non-blank content lines of ``text``, comments removed.
+
+    Raises ``HistoryError`` after the last line when a ``{`` comment is never closed.
+    """
+    open_at: int | None = None
+    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix(BOM)), start=1):
+        if open_at is None and not _COMMENT_CHARS.search(raw):
+            content = raw.strip()
+        else:
+            content, open_at = _strip_line(raw, number, open_at)
+        if content:
+            yield number, content
+    if open_at is not None:
+        raise HistoryError(source, open_at, "a '{' comment opened here is never closed")
+
+
+class TagLine(NamedTuple):
+    line: int
+    text: str
+    name: str
+    value: str
+
+
+class HandLine(NamedTuple):
+    line: int
+    text: str
+    number: int
+    dealer: int | None
+
+
+class DealLine(NamedTuple):
+    line: int
+    text: str
+    seat: int
+    cards: tuple[str, ...]
+
+
+class ActionLine(NamedTuple):
+    line: int
+    text: str
+    seat: int
+    verb: str
+    args: tuple[str, ...]
+
+
+class EndLine(NamedTuple):
+    line: int
+    text: str
+    values: tuple[str, ...]
+
+
+Line = TagLine | HandLine | DealLine | ActionLine | EndLine
+
+
+def _read_tag(number: int, content: str, source: str) -> TagLine:
+    match = _TAG.fullmatch(content)
+    if match:
+        name, raw = match.groups()
+        return TagLine(number, content, name, _ESCAPE.sub(r"\1", raw))
+    if not content.endswith("]"):
+        message = "a tag must end with ']': write [Name \"value\"]"
+    elif content.count('"') - content.count('\\"') < 2:
+        message = 'a tag value goes between double quotes: write [Name "value"]'
+    elif re.search(r'\\[^"\\]', content):
+        message = 'only \\" and \\\\ are escapes in a tag value'
+    else:
+        message = 'a tag is written [Name "value"], one per line'
+    raise HistoryError(source, number, message, text=content)
+
+
+def read_line(number: int, content: str, source: str) -> Line:
+    """Read one content line; a line that fits no form of the format is a ``HistoryError``."""
+    if content.startswith("["):
+        return _read_tag(number, content, source)
+    text = " ".join(content.split())
+
+    def bad(message: str) -> HistoryError:
+        return HistoryError(source, number, message, text=text)
+
+    deal = _DEAL.fullmatch(text)
+    if deal:
+        cards = tuple(c for c in re.split(r"[\s,]+", deal.group(2)) if c)
+        return DealLine(number, text, int(deal.group(1)), cards)
+    action = _ACTION.fullmatch(text)
+    if action:
+        seat, verb, rest = int(action.group(1)), action.group(2).lower(), action.group(3).split()
+        if verb not in FORMAT_VERBS and verb not in ARG_KINDS:
+            raise bad(f"unknown verb {action.group(2)!r}; verbs: {', '.join(sorted(FORMAT_VERBS | set(ARG_KINDS)))}")
+        kind = arg_kind(verb)
+        if kind is None and rest:
+            raise bad(f"'{verb}' takes no argument")
+        if kind in ONE_ARG_KINDS and len(rest) != 1:
+            raise bad(f"'{verb}' takes one argument")
+        if kind == "word?" and len(rest) > 1:
+            raise bad(f"'{verb}' takes at most one argument")
+        if kind == "cards" and not rest:
+            raise bad(f"'{verb}' takes one or more cards")
+        return ActionLine(number, text, seat, verb, tuple(rest))
+    lowered = text.lower()
+    if lowered.startswith("hand"):
+        hand = _HAND.fullmatch(text)
+        if not hand:
+            raise bad("a hand begins with 'hand K dealer S'")
+        dealer = hand.group(2)
+        return HandLine(number, text, int(hand.group(1)), None if dealer is None else int(dealer))
+    end = _END.fullmatch(text)
+    if end:
+        return EndLine(number, text, tuple(end.group(1).split()))
+    raise bad("expected a tag [Name \"value\"], 'hand K dealer S', a deal 'S: C C C', an action 'S verb' or 'end A B'")
+
+
+# ----------------------------------------------------------------------------------------------- visitor
+
+
+class Visitor:
+    """What the parser calls, game by game. Subclass it and override what you need.
+
+    ``handle_error`` is called with every ``HistoryError`` (from the text or from a visit method); the
+    default raises it. If it returns, the parser skips the rest of that game (no ``end_game`` for it).
+    """
+
+    def begin_game(self, line: int) -> None:
+        """A new game starts at ``line``."""
+
+    def visit_tag(self, tag: TagLine) -> None:
+        """A tag of the current game's tag section."""
+
+    def visit_hand(self, hand: HandLine) -> None:
+        """A ``hand K dealer S`` line."""
+
+    def visit_deal(self, deal: tuple[DealLine, ...]) -> None:
+        """One deal: consecutive deal lines, each naming a different seat."""
+
+    def visit_action(self, action: ActionLine) -> None:
+        """An ``S verb [arg…]`` line."""
+
+    def visit_end(self, end: EndLine) -> None:
+        """An ``end A B`` line."""
+
+    def end_game(self) -> None:
+        """The current game's last line has been visited."""
+
+    def handle_error(self, error: HistoryError) -> None:
+        raise error
+
+
+class _Parser:
+    """Groups content lines into games and deals, and feeds them to a visitor."""
+
+    def __init__(self, visitor: Visitor, source: str) -> None:
+        self.visitor = visitor
+        self.source = source
+        self.in_game = False
+        self.in_header = False
+        self.skipping = False
+        self.deal: list[DealLine] = []
+
+    def feed(self, number: int, content: str) -> None:
+        is_tag = content.startswith("[")
+        if (is_tag and not self.in_header) or not self.in_game:
+            self.close()
+            self.in_game, self.skipping = True, False
+            self.visitor.begin_game(number)
+        self.in_header = is_tag
+        if self.skipping:
+            return
+        try:
+            line = read_line(number, content, self.source)
+            if isinstance(line, DealLine):
+                if any(d.seat == line.seat for d in self.deal):
+                    self._flush_deal()  # a seat dealt again: a new deal
+                self.deal.append(line)
+                return
+            self._flush_deal()
+            visitor = self.visitor
+            if isinstance(line, TagLine):
+                visitor.visit_tag(line)
+            elif isinstance(line, HandLine):
+                visitor.visit_hand(line)
+            elif isinstance(line, ActionLine):
+                visitor.visit_action(line)
+            else:
+                visitor.visit_end(line)
+        except HistoryError as error:
+            self.fail(error)
+
+    def _flush_deal(self) -> None:
+        if self.deal:
+            deal = tuple(self.deal)
+            self.deal.clear()
+            self.visitor.visit_deal(deal)
+
+    def fail(self, error: HistoryError) -> None:
+        self.deal.clear()
+        self.skipping = True
+        self.visitor.handle_error(error)
+
+    def close(self) -> None:
+        """End the current game, if any."""
+        if self.in_game and not self.skipping:
+            try:
+                self._flush_deal()
+                self.visitor.end_game()
+            except HistoryError as error:
+                self.fail(error)
+        self.in_game = False
+
+
+def parse(text: str, visitor: Visitor, source: str = "<text>") -> None:
+    """Read every game of ``text`` into ``visitor``; ``source`` names the text in errors."""
+    parser = _Parser(visitor, source)
+    lines = scan(text, source)
+    while True:
+        try:
+            number, content = next(lines)
+        except StopIteration:
+            break
+        except HistoryError as error:  # a '{' never closed: the current game cannot be trusted
+            if not parser.in_game:
+                visitor.handle_error(error)
+            elif not parser.skipping:
+                parser.fail(error)
+            break
+        parser.feed(number, content)
+    parser.close()
+
+
+# ------------------------------------------------------------------------------------------------ replay
+
+
+@dataclass
+class GameRecord:
+    """A game read and replayed: its tags (canonical values), the engine's game and its hands."""
+
+    source: str
+    line: int
+    tags: dict[str, str]
+    game: Game
+    hands: list[HandRecord]
+
+    @property
+    def complete(self) -> bool:
+        """Whether the record reaches the end of the game."""
+        return self.game.over
+
+    @property
+    def seed(self) -> int | None:
+        return self.game.seed
+
+    def policies(self) -> list[str | None]:
+        """The ``PolicyN`` tags per seat, None where absent."""
+        return [self.tags.get(f"Policy{seat}") for seat in range(self.game.n)]
+
+
+@dataclass
+class _Replay:
+    """The state of the game being replayed."""
+
+    line: int
+    tags: dict[str, TagLine] = field(default_factory=dict)
+    game: Game | None = None
+    hands: list[HandRecord] = field(default_factory=list)
+    hand_line: HandLine | None = None
+    ended: bool = False  # the current hand's 'end' line was read
+
+
+class ReplayVisitor(Visitor):
+    """Replays each game through the engine.
+
+    ``strict`` raises the first error; otherwise errors are kept in ``errors`` and their games skipped.
+    Each valid game goes to ``on_game``, or is kept in ``games`` when no callback is given.
+    """
+
+    def __init__(
+        self, source: str, *, strict: bool = True, on_game: Callable[[GameRecord], None] | None = None
+    ) -> None:
+        self.source = source
+        self.strict = strict
+        self.games: list[GameRecord] = []
+        self.errors: list[HistoryError] = []
+        self.on_game = on_game or self.games.append
+        self._replay = _Replay(0)
+
+    # ------------------------------------------------------------------------------------------ errors
+
+    def handle_error(self, error: HistoryError) -> None:
+        if self.strict:
+            raise error
+        self.errors.append(error)
+
+    def _error(self, line: Line | None, message: str, rule: str | None = None) -> HistoryError:
+        if line is None:
+            return HistoryError(self.source, self._replay.line, message, rule=rule)
+        return HistoryError(self.source, line.line, message, text=line.text, rule=rule)
+
+    def _rule_error(self, line: Line, error: RuleError) -> HistoryError:
+        return self._error(line, error.message, error.rule)
+
+    # ------------------------------------------------------------------------------------------ visits
+
+    def begin_game(self, line: int) -> None:
+        self._replay = _Replay(line)
+
+    def visit_tag(self, tag: TagLine) -> None:
+        tags = self._replay.tags
+        if tag_rank(tag.name) is None:
+            spelled = tag_spelling(tag.name)
+            hint = f"tag names are case-sensitive: write {spelled!r}" if spelled else "custom tags start with '_'"
+            raise self._error(tag, f"unknown tag {tag.name!r}: {hint}")
+        if tag.name in tags:
+            raise self._error(tag, f"the tag {tag.name} is given twice (first at line {tags[tag.name].line})")
+        tags[tag.name] = tag
+
+    def visit_hand(self, hand: HandLine) -> None:
+        replay = self._replay
+        game = replay.game
+        if game is None:
+            game = replay.game = self._start_game(hand)
+        else:
+            if not game.hand_over:
+                raise self._error(hand, f"hand {game.hand_no} is not decided yet", "hand-not-over")
+            try:
+                game.next_hand()
+            except RuleError as exc:
+                score = game.result_text()
+                raise self._error(hand, f"{exc.message} ({score}): no hand may follow", exc.rule) from None
+        if hand.number != game.hand_no:
+            raise self._error(hand, f"this is hand {game.hand_no} of the game, not hand {hand.number}", "hand-number")
+        if hand.dealer is not None and hand.dealer != game.dealer:
+            why = "the FirstDealer tag" if game.hand_no == 1 else "the deal passes to the next seat each hand"
+            raise self._error(
+                hand, f"hand {game.hand_no} is dealt by seat {game.dealer} ({why}), not seat {hand.dealer}", "dealer"
+            )
+        replay.hand_line = hand
+        replay.ended = False
+
+    def visit_deal(self, deal: tuple[DealLine, ...]) -> None:
+        game = self._require_hand(deal[0])
+        if game.hand_over:
+            raise self._error(
+                deal[0], f"hand {game.hand_no} is over: a new deal needs a 'hand {game.hand_no + 1}' line", "hand-over"
+            )
+        deck = game.variant.deck
+        hands: list[list[int] | None] = [None] * game.n
+        for line in deal:
+            self._check_seat(game, line, line.seat)
+            hands[line.seat] = [self._card(deck, text, line) for text in line.cards]
+        missing = [str(seat) for seat, cards in enumerate(hands) if cards is None]
+        if missing:
+            raise self._error(deal[0], f"the deal lists no cards for seat {', '.join(missing)}", "deal-seats")
+        cut = game.phase == Phase.CUT
+        try:
+            if cut:  # implicit: the cutter cut
+                game.apply(Action(game.actor(), CUT))
+            elif game.phase == Phase.DEAL_CHOICE:  # implicit: after 'nocut', the dealer dealt 1 or 3 cards
+                game.apply(Action(game.actor(), DEAL, 1 if len(deal[0].cards) == 1 else 3))
+        except RuleError as exc:
+            raise self._rule_error(deal[0], exc) from None
+        try:
+            game.apply_deal([cards or [] for cards in hands])
+        except RuleError as exc:
+            culprit = self._deal_culprit(game, deal, exc.rule)
+            message = exc.message
+            if cut and exc.rule == "deal-size" and len(culprit.cards) == 1:
+                message += " (a one-card deal follows the cutter's 'nocut')"
+            raise self._error(culprit, message, exc.rule) from None
+
+    def visit_action(self, line: ActionLine) -> None:
+        game = self._require_hand(line)
+        self._check_seat(game, line, line.seat)
+        if game.phase in (Phase.CUT, Phase.DEAL_CHOICE, Phase.DEAL) and line.verb not in (CUT, NOCUT, DEAL):
+            raise self._error(line, f"the cards of hand {game.hand_no} must be dealt first", "deal-expected")
+        try:
+            game.apply(Action(line.seat, line.verb, self._arg(game, line)))
+        except RuleError as exc:
+            raise self._rule_error(line, exc) from None
+        if game.hand_over and len(self._replay.hands) < game.hand_no:
+            self._replay.hands.append(game.last_hand)  # type: ignore[arg-type]
+
+    def visit_end(self, end: EndLine) -> None:
+        replay = self._replay
+        game = self._require_hand(end)
+        if replay.ended:
+            raise self._error(end, f"hand {game.hand_no} already has its end line", "end")
+        if not game.hand_over:
+            raise self._error(end, f"hand {game.hand_no} is not decided yet", "hand-not-over")
+        scored = game.end_values(game.last_hand)  # type: ignore[arg-type]
+        if [v.lower() for v in end.values] != [v.lower() for v in scored]:
+            said = " ".join(end.values) or "nothing"
+            raise self._error(end, f"hand {game.hand_no} scores {' '.join(scored)} in the replay, not {said}", "end")
+        replay.ended = True
+
+    def end_game(self) -> None:
+        replay = self._replay
+        game = replay.game
+        if game is None:
+            self._configure()
+            raise self._error(None, "the game has no hands: a game needs at least one 'hand K dealer S'")
+        if not game.hand_over:
+            raise self._error(
+                replay.hand_line,
+                f"hand {game.hand_no} is not finished: the record stops before the hand is decided",
+                "hand-unfinished",
+            )
+        result = replay.tags.get("Result")
+        score = game.result_text()
+        if result is not None and result.value.lower() != score.lower():
+            raise self._error(result, f"the replay ends {score}, not {result.value}", "result")
+        tags = {name: tag.value for name, tag in replay.tags.items()}
+        tags["Variant"] = game.variant.name
+        tags["Options"] = game.config.options_text()
+        tags["FirstDealer"] = str(game.first_dealer)
+        if game.seed is not None:
+            tags["Seed"] = str(game.seed)
+        if game.over:
+            tags["Result"] = score
+        else:
+            tags.pop("Result", None)
+        self.on_game(GameRecord(self.source, replay.line, tags, game, replay.hands))
+
+    # ------------------------------------------------------------------------------------------ helpers
+
+    def _require_hand(self, line: Line) -> Game:
+        game = self._replay.game
+        if game is None:
+            self._configure()
+            raise self._error(line, "expected 'hand 1 dealer S' before the play of a game")
+        return game
+
+    def _check_seat(self, game: Game, line: Line, seat: int) -> None:
+        if not 0 <= seat < game.n:
+            raise self._error(line, f"seat {seat} does not exist in a {game.n}-player game", "seat")
+
+    def _card(self, deck: Deck, text: str, line: Line) -> int:
+        try:
+            return deck.parse(text)
+        except CardError as exc:
+            raise self._error(line, str(exc)) from None
+
+    def _ints(self, line: Line, texts: tuple[str, ...], message: str) -> list[int]:
+        if not texts or not all(_is_number(t) for t in texts):
+            raise self._error(line, message)
+        return [int(t) for t in texts]
+
+    def _arg(self, game: Game, line: ActionLine) -> int | str | None:
+        """The engine's argument for an action line (``ARG_KINDS``): a card index, a number or a word."""
+        kind = arg_kind(line.verb)
+        if not line.args:
+            return None
+        deck = game.variant.deck
+        if kind == "card":
+            if line.args[0] == UNKNOWN_TEXT:
+                raise self._error(line, f"'{line.verb}' needs the card played, not {UNKNOWN_TEXT}")
+            return self._card(deck, line.args[0], line)
+        if kind == "int" or (kind == "int|reste" and line.args[0].lower() != "reste"):
+            return self._ints(line, line.args, f"'{line.verb}' takes a number")[0]
+        if kind == "cards":
+            return " ".join(deck.text(self._card(deck, text, line)) for text in line.args)
+        return line.args[0].lower()
+
+    def _deal_culprit(self, game: Game, deal: tuple[DealLine, ...], rule: str) -> DealLine:
+        """The deal line an engine refusal of the deal points at."""
+        if rule == "deal-size":
+            return next((d for d in deal if len(d.cards) != game.cards_dealt), deal[0])
+        if rule == "card-twice":
+            deck = game.variant.deck
+            seen: set[int] = set()
+            for line in deal:
+                for text in line.cards:
+                    card = deck.parse(text)
+                    if card != UNKNOWN and card in seen:
+                        return line
+                    seen.add(card)
+        return deal[0]
+
+    def _configure(self) -> tuple[Config, int | None, int | None]:
+        """Check the tag section; return the configuration, the first dealer and the seed it gives."""
+        tags = self._replay.tags
+        variant_tag = tags.get("Variant")
+        if variant_tag is None:
+            raise self._error(None, 'the game has no Variant tag: a game begins with [Variant "catalan"]')
+        try:
+            variant = get_variant(variant_tag.value)
+        except UnknownVariant as exc:
+            raise self._error(variant_tag, str(exc)) from None
+        options_tag = tags.get("Options")
+        try:
+            options = parse_options(options_tag.value) if options_tag else {}
+            config = variant.configure({key.lower(): value for key, value in options.items()})
+        except OptionError as exc:
+            raise self._error(options_tag, str(exc)) from None
+        n = config.players
+        for tag in tags.values():
+            index = seat_tag_index(tag.name)
+            if index is not None and index >= n:
+                raise self._error(tag, f"seat {index} does not exist in a {n}-player game", "seat")
+        date = tags.get("Date")
+        if date is not None and not _DATE.fullmatch(date.value):
+            raise self._error(date, "a Date is written YYYY.MM.DD ('?' for unknown digits)")
+        result = tags.get("Result")
+        if result is not None and not _RESULT.fullmatch(result.value):
+            raise self._error(result, "a Result is written A-B, team 0 first, e.g. 12-7")
+        first_dealer = None
+        dealer_tag = tags.get("FirstDealer")
+        if dealer_tag is not None:
+            if not _is_number(dealer_tag.value) or int(dealer_tag.value) >= n:
+                raise self._error(dealer_tag, f"FirstDealer is a seat number, 0 to {n - 1}")
+            first_dealer = int(dealer_tag.value)
+        seed = None
+        seed_tag = tags.get("Seed")
+        if seed_tag is not None:
+            if not _is_number(seed_tag.value) or int(seed_tag.value) > INT64_MAX:
+                raise self._error(seed_tag, f"a Seed is a whole number from 0 to {INT64_MAX}")
+            seed = int(seed_tag.value)
+        return config, first_dealer, seed
+
+    def _start_game(self, hand: HandLine) -> Game:
+        config, first_dealer, seed = self._configure()
+        if first_dealer is None:
+            if hand.dealer is None:
+                raise self._error(hand, "the first dealer is unknown: write 'hand 1 dealer S' or a FirstDealer tag")
+            if hand.dealer >= config.players:
+                raise self._error(hand, f"seat {hand.dealer} does not exist in a {config.players}-player game", "seat")
+            first_dealer = hand.dealer
+        return Game(config, seed=seed, first_dealer=first_dealer)
+
+
+# ---------------------------------------------------------------------------------------------- results
+
+
+@dataclass
+class ReadResult:
+    """The valid games of a text, and the errors of the games skipped (lenient reading only)."""
+
+    games: list[GameRecord]
+    errors: list[HistoryError]
+
+
+def read_text(text: str, source: str = "<text>", *, skip_invalid: bool = False) -> ReadResult:
+    """Read and replay every game of ``text``. Strict unless ``skip_invalid``."""
+    visitor = ReplayVisitor(source, strict=not skip_invalid)
+    parse(text, visitor, source)
+    return ReadResult(visitor.games, visitor.errors)

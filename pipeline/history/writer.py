@@ -1,0 +1,155 @@
+"""Writing canonical `.truc` text (FORMAT.md; our notes in docs/format.md).
+
+The canonical shape is what ``export(import(x))`` must reproduce byte for byte:
+
+- tags in a fixed order: ``Variant``, ``Options`` (every option, canonical), ``Seat0``…, ``Event``,
+  ``Site``, ``Date``, ``Round``, ``FirstDealer``, ``Seed``, ``Policy0``…, ``Result``, then custom
+  ``_tags`` in the order given;
+- one blank line, then every hand: ``hand K dealer S``, its deal as one line per seat in seat order, its
+  actions, and ``end A B``, each body line indented by two spaces;
+- one blank line between games, LF line ends, a final newline, no comments.
+
+The engine's implicit steps are not written: ``cut`` and ``deal N`` follow from the deal lines (and
+``nocut``), and the chance step ``dealt`` is written as the deal lines. A hand is written from the
+engine's record of it (``hand_from_record``), so the ``end`` values and ``Result`` are always the engine's
+(``Game.end_values``, ``Game.result_text``): points here, petits and longs in the Trut family.
+
+This module knows the tag vocabulary (``tag_rank``), which the reader uses to check tag names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from pipeline.cards import Deck
+from pipeline.engine.actions import ARG_KINDS, CUT, DEAL, DEALT, Event
+from pipeline.engine.game import Game, HandRecord
+
+INDENT = "  "
+
+_FIXED_RANKS = {
+    "Variant": 0,
+    "Options": 1,
+    "Event": 3,
+    "Site": 4,
+    "Date": 5,
+    "Round": 6,
+    "FirstDealer": 7,
+    "Seed": 8,
+    "Result": 10,
+}
+_INDEXED_RANKS = {"Seat": 2, "Policy": 9}
+_CUSTOM_RANK = 11
+_INDEXED = re.compile(r"(Seat|Policy)(0|[1-9][0-9]*)")
+_CUSTOM = re.compile(r"_[A-Za-z0-9_]+")
+
+
+def tag_rank(name: str) -> tuple[int, int] | None:
+    """The sort key of a tag name in canonical order, or None for a name the format does not define."""
+    if name in _FIXED_RANKS:
+        return _FIXED_RANKS[name], 0
+    indexed = _INDEXED.fullmatch(name)
+    if indexed:
+        return _INDEXED_RANKS[indexed.group(1)], int(indexed.group(2))
+    if _CUSTOM.fullmatch(name):
+        return _CUSTOM_RANK, 0
+    return None
+
+
+def tag_spelling(name: str) -> str | None:
+    """The format's spelling of a tag name written in another letter case, else None."""
+    for known in _FIXED_RANKS:
+        if known.lower() == name.lower():
+            return known
+    indexed = _INDEXED.fullmatch(name.capitalize())
+    return indexed.group(0) if indexed else None
+
+
+def seat_tag_index(name: str) -> int | None:
+    """The seat number of a ``SeatN`` or ``PolicyN`` tag, else None."""
+    indexed = _INDEXED.fullmatch(name)
+    return int(indexed.group(2)) if indexed else None
+
+
+def quote(value: str) -> str:
+    """A tag value between double quotes, with ``\\`` and ``"`` escaped."""
+    if "\n" in value or "\r" in value:
+        raise ValueError(f"a tag value cannot hold a line break: {value!r}")
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_tags(tags: Mapping[str, str]) -> list[str]:
+    """The tag lines in canonical order; raises ``ValueError`` for a name the format does not define."""
+    ranked = []
+    for position, (name, value) in enumerate(tags.items()):
+        rank = tag_rank(name)
+        if rank is None:
+            raise ValueError(f"{name!r} is not a tag of the format; custom tags start with '_'")
+        ranked.append((rank, position, name, value))
+    ranked.sort()
+    return [f"[{name} {quote(value)}]" for _, _, name, value in ranked]
+
+
+@dataclass(frozen=True)
+class HandText:
+    """One hand as canonical lines: ``body`` holds the deal and action lines, not yet indented; ``end`` the
+    values of its ``end`` line, one per side, in the variant's units."""
+
+    hand_no: int
+    dealer: int
+    body: tuple[str, ...]
+    end: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        return [
+            f"hand {self.hand_no} dealer {self.dealer}",
+            *(INDENT + line for line in self.body),
+            INDENT + " ".join(("end", *self.end)),
+        ]
+
+
+def deal_lines(hands: Sequence[Sequence[str]]) -> list[str]:
+    """One ``S: C C C`` line per seat, in seat order."""
+    return [f"{seat}: {' '.join(cards)}" for seat, cards in enumerate(hands)]
+
+
+def action_line(seat: int, verb: str, arg: str | None) -> str:
+    return f"{seat} {verb}" if arg is None else f"{seat} {verb} {arg}"
+
+
+def arg_text(deck: Deck, event: Event) -> str | None:
+    """An event's argument as the text writes it (the engine's ``ARG_KINDS``): a card index as the card."""
+    if event.arg is None:
+        return None
+    if ARG_KINDS.get(event.verb) == "card":
+        return deck.text(event.arg)  # type: ignore[arg-type]
+    return str(event.arg)
+
+
+def hand_from_record(game: Game, hand: HandRecord) -> HandText:
+    """A hand of ``game`` from the engine's record of it; the ``end`` values are the engine's."""
+    deck = game.variant.deck
+    body: list[str] = []
+    for event in hand.events:
+        if event.verb == DEALT:
+            dealt: Sequence[Sequence[int]] = event.arg  # type: ignore[assignment]
+            body.extend(deal_lines([[deck.text(card) for card in cards] for cards in dealt]))
+        elif event.verb not in (CUT, DEAL):
+            body.append(action_line(event.seat, event.verb, arg_text(deck, event)))
+    return HandText(hand.hand_no, hand.dealer, tuple(body), tuple(game.end_values(hand)))
+
+
+def format_game(tags: Mapping[str, str], hands: Iterable[HandText]) -> str:
+    """One game as canonical text, ending with a newline."""
+    lines = format_tags(tags)
+    lines.append("")
+    for hand in hands:
+        lines.extend(hand.lines())
+    return "\n".join(lines) + "\n"
+
+
+def join_games(games: Iterable[str]) -> str:
+    """Games as written by ``format_game``, one blank line between them."""
+    return "\n".join(games)

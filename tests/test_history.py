@@ -1,0 +1,551 @@
+"""The `.truc` hand-history layer (``pipeline.history``): reader, writer, import and export.
+
+Data under ``tests/data/``:
+
+- ``valid/``: hand-written games illustrating the rules of seed 000 "Truc en Catalogne" (each file cites
+  its section), plus a tolerant file (BOM, CRLF, comments, odd case, ``??``);
+- ``canonical/``: files in the writer's exact form (import each valid file and three small simulations,
+  then export): ``export(import(x))`` must give the same bytes;
+- ``malformed/``: one broken game per file, each with a ``.expected`` file (``line:`` and ``error:``, a
+  substring of the message);
+- ``mixed/skip_invalid.truc``: valid and invalid games in one file, for lenient imports.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+from pipeline.engine.game import HandRecord
+from pipeline.history import (
+    HistoryError,
+    ReplayVisitor,
+    Visitor,
+    export_dataset,
+    format_game,
+    hand_from_record,
+    import_files,
+    join_games,
+    parse,
+    read_file,
+    read_text,
+    record_text,
+)
+from pipeline.policies import parse_policy
+from pipeline.simulate import SimulationSpec, play_game, simulate
+from pipeline.store import TABLES, DatasetError, read_table
+from pipeline.variants import get_variant
+
+DATA = Path(__file__).parent / "data"
+VALID = sorted((DATA / "valid").glob("*.truc"))
+CANONICAL = sorted((DATA / "canonical").glob("*.truc"))
+MALFORMED = sorted((DATA / "malformed").glob("*.truc"))
+MIXED = DATA / "mixed" / "skip_invalid.truc"
+
+KEYS = {
+    "games": ["game_id"],
+    "hands": ["game_id", "hand_no"],
+    "seats": ["game_id", "hand_no", "seat"],
+    "events": ["game_id", "hand_no", "seq"],
+}
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [p.name for p in paths]
+
+
+def _table(root: Path, name: str) -> pl.DataFrame:
+    frame = pl.from_arrow(read_table(root, name))
+    assert isinstance(frame, pl.DataFrame)
+    return frame.sort(KEYS[name])
+
+
+def _expected(path: Path) -> tuple[int, str]:
+    fields = dict(line.split(": ", 1) for line in path.with_suffix(".expected").read_text("utf-8").splitlines() if line)
+    return int(fields["line"]), fields["error"]
+
+
+def _game_text(seed: int, options: dict[str, str], policy: str) -> tuple[str, list[HandRecord]]:
+    """A simulated game written as canonical text, with the engine's hand records."""
+    config = get_variant("catalan").configure(options)
+    policies = [parse_policy(policy) for _ in range(config.players)]
+    game, hands = play_game(config, policies, seed)
+    tags = {
+        "Variant": "catalan",
+        "Options": config.options_text(),
+        "FirstDealer": str(game.first_dealer),
+        "Seed": str(seed),
+    }
+    tags.update({f"Policy{seat}": p.describe() for seat, p in enumerate(policies)})
+    tags["Result"] = f"{game.scores[0]}-{game.scores[1]}"
+    return format_game(tags, (hand_from_record(game, h) for h in hands)), hands
+
+
+# ------------------------------------------------------------------------------------------- valid files
+
+
+def test_data_folders_are_populated() -> None:
+    assert len(VALID) >= 7 and len(CANONICAL) >= len(VALID) and len(MALFORMED) >= 13
+    assert {p.name for p in VALID} <= {p.name for p in CANONICAL}
+
+
+@pytest.mark.parametrize("path", VALID, ids=_ids(VALID))
+def test_valid_file_imports(path: Path, tmp_path: Path) -> None:
+    result = import_files([path], tmp_path / "data")
+    assert result.games >= 1 and result.invalid == []
+    games = _table(tmp_path / "data", "games")
+    assert games["source"].unique().to_list() == [path.name]
+    assert result.hands == _table(tmp_path / "data", "hands").height
+
+
+@pytest.mark.parametrize("path", VALID, ids=_ids(VALID))
+def test_valid_file_replays_like_its_canonical_form(path: Path) -> None:
+    tolerant = read_file(path).games
+    canonical = read_file(DATA / "canonical" / path.name).games
+    assert [g.hands for g in tolerant] == [g.hands for g in canonical]
+    assert [g.game.scores for g in tolerant] == [g.game.scores for g in canonical]
+
+
+@pytest.mark.parametrize("path", VALID, ids=_ids(VALID))
+def test_writing_is_idempotent_and_keeps_every_tag(path: Path) -> None:
+    records = read_file(path).games
+    text = join_games(record_text(r) for r in records)
+    again = read_text(text, "again.truc").games
+    assert join_games(record_text(r) for r in again) == text
+    assert [r.tags for r in again] == [r.tags for r in records]
+
+
+def test_hand_written_outcomes() -> None:
+    """What the rule examples are meant to show (the files' comments cite seed 000)."""
+    tricks = read_file(DATA / "valid" / "tricks_4p.truc").games[0].hands
+    assert [h.tricks for h in tricks] == [(0, 0), (-1, 1), (0, 0), (-1, -1, -1)]
+    assert [h.tie_rule for h in tricks] == [None, "first_decisive", None, "all_tied_eldest"]
+    raises = read_file(DATA / "valid" / "raises_4p.truc").games[0].hands
+    assert [(h.ended_by, h.stake, h.points) for h in raises] == [
+        ("tricks", 3, (3, 0)),
+        ("fold", 2, (0, 2)),
+        ("fold", 1, (0, 1)),
+        ("tricks", 2, (0, 2)),
+    ]
+    one_card = read_file(DATA / "valid" / "one_card_deal_4p.truc").games[0].hands
+    assert [h.cards_dealt for h in one_card] == [1, 1, 3]
+    assert one_card[0].tie_rule == "all_tied_eldest" and one_card[0].points == (1, 0)
+    hold, both = read_file(DATA / "valid" / "eleven_points_2p.truc").games
+    assert [(h.ended_by, h.points) for h in hold.hands[6:]] == [
+        ("tricks", (0, 3)),
+        ("pass", (0, 1)),
+        ("tricks", (3, 0)),
+    ]
+    assert hold.complete and hold.game.scores == [14, 4]
+    assert both.complete and both.game.scores == [12, 11] and both.hands[-1].score_before == (11, 11)
+    signals = read_file(DATA / "valid" / "signals_4p.truc").games[0].hands
+    assert [h.signals for h in signals] == [("31", "2", "-", "321"), ("-", "3", "3", "1")]
+
+
+def test_tolerant_file() -> None:
+    raw = (DATA / "valid" / "tolerant.truc").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
+    first, second = read_file(DATA / "valid" / "tolerant.truc").games
+    assert first.tags["Event"] == "Festa Major; final {round 1}"
+    assert first.hands[0].dealt[3][0] == -1  # ?? is an unknown card
+    assert second.hands[1].cards_dealt == 1
+
+
+# --------------------------------------------------------------------------------------- canonical files
+
+
+@pytest.mark.parametrize("path", CANONICAL, ids=_ids(CANONICAL))
+def test_canonical_round_trip_through_a_dataset(path: Path, tmp_path: Path) -> None:
+    import_files([path], tmp_path / "data")
+    assert export_dataset(tmp_path / "data", tmp_path / "out.truc") >= 1
+    assert (tmp_path / "out.truc").read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("path", CANONICAL, ids=_ids(CANONICAL))
+def test_canonical_round_trip_as_text(path: Path) -> None:
+    text = path.read_bytes().decode("utf-8")
+    assert join_games(record_text(r) for r in read_text(text).games) == text
+
+
+def test_export_of_several_files_numbers_games_across_files(tmp_path: Path) -> None:
+    paths = [DATA / "canonical" / "two_players.truc", DATA / "canonical" / "eleven_points_2p.truc"]
+    result = import_files(paths, tmp_path / "data")
+    assert result.games == 3
+    games = _table(tmp_path / "data", "games")
+    assert games["game_id"].to_list() == [0, 1, 2]
+    assert games["source"].to_list() == ["two_players.truc", "eleven_points_2p.truc", "eleven_points_2p.truc"]
+    assert games["complete"].to_list() == [False, True, True]
+    assert games["seed"].null_count() == 3
+    assert export_dataset(tmp_path / "data", tmp_path / "all.truc") == 3
+    assert (tmp_path / "all.truc").read_text("utf-8") == "\n".join(p.read_text("utf-8") for p in paths)
+
+
+# -------------------------------------------------------------------------------------- malformed files
+
+
+@pytest.mark.parametrize("path", MALFORMED, ids=_ids(MALFORMED))
+def test_malformed_file_fails_with_its_line_and_message(path: Path, tmp_path: Path) -> None:
+    line, message = _expected(path)
+    out = tmp_path / "data"
+    with pytest.raises(HistoryError) as caught:
+        import_files([path], out)
+    error = caught.value
+    assert error.line == line, str(error)
+    assert message in str(error)
+    assert str(error).startswith(f"{path}:{line}: ")
+    assert not out.exists() and list(tmp_path.iterdir()) == []  # nothing written, no temporary left
+
+
+def test_every_malformed_file_has_an_expectation() -> None:
+    assert all(p.with_suffix(".expected").is_file() for p in MALFORMED)
+
+
+def test_error_names_file_line_action_and_rule() -> None:
+    text = (DATA / "malformed" / "retruc_by_raisers.truc").read_text("utf-8")
+    with pytest.raises(HistoryError) as caught:
+        read_text(text, "games.truc")
+    error = caught.value
+    assert (error.line, error.text, error.rule) == (12, "0 retruc", "raise-right")
+    assert str(error) == (
+        "games.truc:12: '0 retruc': only the team that accepted the last raise may raise again [raise-right]"
+    )
+
+
+# --------------------------------------------------------------------------------------- lenient reading
+
+
+def test_skip_invalid_imports_the_valid_games_and_reports_each_invalid_one(tmp_path: Path) -> None:
+    result = import_files([MIXED], tmp_path / "data", skip_invalid=True)
+    assert (result.games, len(result.invalid)) == (3, 3)
+    assert [e.split(":")[1] for e in result.invalid] == ["23", "37", "62"]
+    assert "[raise-right]" in result.invalid[0] and "[hand-unfinished]" in result.invalid[2]
+    manifest = json.loads((tmp_path / "data" / "manifest.json").read_text("utf-8"))
+    assert manifest["kind"] == "import" and manifest["invalid"] == result.invalid
+    assert manifest["sources"] == [str(MIXED)] and manifest["rows"] == result.rows
+    assert _table(tmp_path / "data", "games")["players"].to_list() == [2, 2, 4]
+
+
+def test_strict_import_of_a_mixed_file_fails_and_writes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(HistoryError, match=r"skip_invalid.truc:23: '0 retruc'"):
+        import_files([DATA / "valid" / "two_players.truc", MIXED], tmp_path / "data")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_lenient_reader_keeps_errors_per_game() -> None:
+    visitor = ReplayVisitor("mixed.truc", strict=False)
+    parse(MIXED.read_text("utf-8"), visitor, "mixed.truc")
+    assert [g.line for g in visitor.games] == [3, 26, 42]
+    assert [e.line for e in visitor.errors] == [23, 37, 62]
+
+
+def test_skip_invalid_reports_an_undecodable_file(tmp_path: Path) -> None:
+    bad = DATA / "malformed" / "undecodable.truc"
+    result = import_files([bad, DATA / "valid" / "two_players.truc"], tmp_path / "data", skip_invalid=True)
+    assert result.games == 1 and len(result.invalid) == 1 and "not UTF-8" in result.invalid[0]
+
+
+# ------------------------------------------------------------------------------------- import and export
+
+
+def test_missing_file_and_existing_output(tmp_path: Path) -> None:
+    with pytest.raises(HistoryError, match="nope.truc: no such file"):
+        import_files([tmp_path / "nope.truc"], tmp_path / "data")
+    path = DATA / "canonical" / "two_players.truc"
+    import_files([path], tmp_path / "data")
+    before = (tmp_path / "data" / "manifest.json").read_bytes()
+    with pytest.raises(DatasetError, match="already exists"):
+        import_files([path], tmp_path / "data")
+    assert (tmp_path / "data" / "manifest.json").read_bytes() == before
+    result = import_files([path, path], tmp_path / "data", overwrite=True)
+    assert result.games == 2
+
+
+def test_file_without_games(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.truc"
+    empty.write_text("; nothing but a comment\n", "utf-8")
+    with pytest.raises(HistoryError, match="no game found"):
+        import_files([empty], tmp_path / "data")
+    assert not (tmp_path / "data").exists()
+
+
+def test_import_rows_policies_seeds_and_manifest(tmp_path: Path) -> None:
+    path = DATA / "canonical" / "sim_4p_threshold.truc"
+    result = import_files([path], tmp_path / "data")
+    seats = _table(tmp_path / "data", "seats")
+    assert seats.filter(pl.col("seat") == 1)["policy"].unique().to_list() == ["random"]
+    assert _table(tmp_path / "data", "games")["seed"].null_count() == 0
+    manifest = result.manifest
+    assert manifest["kind"] == "import" and manifest["games"] == 2 and set(manifest["rows"]) == set(TABLES)
+    assert {"package_version", "created"} <= set(manifest)
+
+
+def test_export_needs_a_dataset_and_leaves_no_temporary(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError):
+        export_dataset(tmp_path / "missing", tmp_path / "out.truc")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _tamper(root: Path, name: str, column: str, row: int, value: object) -> None:
+    (part,) = (root / name).glob("*.parquet")
+    table = pq.read_table(part)
+    values = table.column(column).to_pylist()
+    values[row] = value
+    index = table.schema.get_field_index(column)
+    pq.write_table(
+        table.set_column(index, table.schema.field(index), pa.array(values, table.schema.field(index).type)), part
+    )
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "row", "value", "message"),
+    [
+        ("hands", "points_team0", 0, 2, r"game 0 hand 1 replays to points \(3, 0\), the table says \(2, 0\)"),
+        ("events", "arg", 4, "7e", r"game 0 does not replay at '1 play 7e': seat 1 does not hold 7e \[card-not-held\]"),
+        ("games", "score_team1", 0, 9, r"game 0 replays to \[3, 5\], the table says \(3, 9\)"),
+    ],
+)
+def test_export_refuses_a_dataset_that_does_not_replay(
+    tmp_path: Path, table: str, column: str, row: int, value: object, message: str
+) -> None:
+    import_files([DATA / "canonical" / "raises_4p.truc"], tmp_path / "data")
+    _tamper(tmp_path / "data", table, column, row, value)
+    with pytest.raises(DatasetError, match=message):
+        export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+
+
+def test_exported_file_is_an_ordinary_file(tmp_path: Path) -> None:
+    import_files([DATA / "canonical" / "two_players.truc"], tmp_path / "data")
+    (tmp_path / "out.truc").write_text("old", "utf-8")
+    export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    assert (tmp_path / "out.truc").stat().st_mode & 0o777 == 0o666 & ~_umask()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "out.truc"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@pytest.mark.parametrize(
+    ("options", "policy"),
+    [({"players": "2"}, "threshold"), ({"players": "4"}, "random"), ({"players": "4", "signals": "on"}, "threshold")],
+    ids=["2p", "4p", "4p-signals"],
+)
+def test_simulate_export_import_gives_the_same_tables(options: dict[str, str], policy: str, tmp_path: Path) -> None:
+    """Every column of every table survives simulate → export → import, except ``games.source``."""
+    spec = SimulationSpec("catalan", 4, seed=2024, options=options, policy=policy, seat_policies={1: "random"})
+    simulate(spec, tmp_path / "sim")
+    assert export_dataset(tmp_path / "sim", tmp_path / "games.truc") == 4
+    import_files([tmp_path / "games.truc"], tmp_path / "imported")
+    for name in TABLES:
+        want, got = _table(tmp_path / "sim", name), _table(tmp_path / "imported", name)
+        if name == "games":
+            assert set(got["source"]) == {"games.truc"}
+            want, got = want.drop("source"), got.drop("source")
+        assert_frame_equal(got, want)
+    import_files([tmp_path / "games.truc"], tmp_path / "again")
+    export_dataset(tmp_path / "again", tmp_path / "again.truc")
+    assert (tmp_path / "again.truc").read_bytes() == (tmp_path / "games.truc").read_bytes()
+
+
+# ------------------------------------------------------------------------------------- reader details
+
+
+def test_writer_orders_tags_and_escapes_values() -> None:
+    text = (
+        '[_Custom "x"]\n[Result "1-0"]\n[Policy1 "random"]\n[Seed "5"]\n[FirstDealer "1"]\n[Round "3"]\n'
+        '[Date "2024.??.??"]\n[Site "a \\"b\\" \\\\ c"]\n[Event "e"]\n[Seat1 "Pere"]\n[Options "players=2"]\n'
+        '[Variant "catalan"]\n\nhand 1 dealer 1\n0: 3o 7c 5b\n1: 2e 1o 4c\n0 truc\n1 fold\n'
+    )
+    record = read_text(text).games[0]
+    assert record.tags["Site"] == 'a "b" \\ c'
+    assert record_text(record).splitlines()[:11] == [
+        '[Variant "catalan"]',
+        '[Options "players=2 signals=off"]',
+        '[Seat1 "Pere"]',
+        '[Event "e"]',
+        '[Site "a \\"b\\" \\\\ c"]',
+        '[Date "2024.??.??"]',
+        '[Round "3"]',
+        '[FirstDealer "1"]',
+        '[Seed "5"]',
+        '[Policy1 "random"]',
+        '[_Custom "x"]',
+    ]  # no Result: the record stops before the game's end
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ('[Variant "catalan"]\n[Variant "catalan"]\n', 2, "given twice (first at line 1)"),
+        ('[Variant "catalan"]\n[Player "x"]\n', 2, "custom tags start with '_'"),
+        ('[Variant "catalan"]\n[Seat4 "x"]\nhand 1 dealer 0\n', 2, "seat 4 does not exist in a 4-player game"),
+        ('[Variant "catalan"]\n[Date "2024-05-03"]\nhand 1 dealer 0\n', 2, "YYYY.MM.DD"),
+        ('[Variant "catalan"]\n[Result "12 7"]\nhand 1 dealer 0\n', 2, "written A-B"),
+        ('[Variant "catalan"]\n[Seed "-4"]\nhand 1 dealer 0\n', 2, "a Seed is a whole number"),
+        ('[Variant "catalan"]\n[Seed "\u00b2"]\nhand 1 dealer 0\n', 2, "a Seed is a whole number"),
+        ('[Variant "catalan"]\nhand \u0663 dealer 0\n', 2, "a hand begins with 'hand K dealer S'"),
+        ('[Variant "catalan"]\n[FirstDealer "4"]\nhand 1 dealer 0\n', 2, "FirstDealer is a seat number, 0 to 3"),
+        ('[Variant "catalan"]\n[Site "a\\nb"]\n', 2, 'only \\" and \\\\ are escapes'),
+        ('[Variant "catalan"]\n[Site a]\n', 2, "between double quotes"),
+        ('[Options "players=2"]\n\nhand 1 dealer 0\n', 1, "the game has no Variant tag"),
+        ('[Variant "catalan"]\n', 1, "the game has no hands"),
+        ('[Variant "catalan"]\nhand 1\n', 2, "the first dealer is unknown"),
+        ('[Variant "catalan"]\n0: 3o 7c 5b\n', 2, "expected 'hand 1 dealer S'"),
+        ('[Variant "catalan"]\nhand 2 dealer 0\n', 2, "this is hand 1 of the game, not hand 2"),
+        ('[Variant "catalan"]\nhnad 1\n', 2, "expected a tag"),
+        ('[Variant "catalan"]\nhand one\n', 2, "a hand begins with 'hand K dealer S'"),
+        ('[Variant "catalan"]\nhand 1 dealer 0\n3 play\n', 3, "'play' takes one argument"),
+        ('[Variant "catalan"]\nhand 1 dealer 0\n3 truc now\n', 3, "'truc' takes no argument"),
+        (
+            '[Variant "catalan"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n2: 4o 5o 6o\n',
+            3,
+            "the deal lists no cards for seat 3 [deal-seats]",
+        ),
+        (
+            '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n1 play ??\n',
+            6,
+            "'play' needs the card played, not ??",
+        ),
+        (
+            '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n'
+            "1 truc\n0 fold\n0: 3o 7c 5b\n",
+            8,
+            "a new deal needs a 'hand 2' line [hand-over]",
+        ),
+        (
+            '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n'
+            "1 truc\n0 fold\nend 0 1\nend 0 1\n",
+            9,
+            "hand 1 already has its end line",
+        ),
+        (
+            '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n1 truc\nend 0 1\n',
+            7,
+            "hand 1 is not decided yet [hand-not-over]",
+        ),
+        (
+            '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n'
+            "1 truc\n0 fold\nend 0 1p\n",
+            8,
+            "hand 1 scores 0 1 in the replay, not 0 1p [end]",
+        ),
+    ],
+)
+def test_reader_errors(text: str, line: int, message: str) -> None:
+    with pytest.raises(HistoryError) as caught:
+        read_text(text, "t.truc")
+    assert caught.value.line == line, str(caught.value)
+    assert message in str(caught.value)
+
+
+def test_spelled_out_engine_steps_and_missing_end_are_accepted() -> None:
+    implicit = (
+        '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n1 nocut\n0: 3o\n1: 2e\n1 play 2e\n0 play 3o\n'
+    )
+    explicit = implicit.replace("1 nocut\n", "1 nocut\n0 deal 1\n")
+    assert read_text(implicit).games[0].hands == read_text(explicit).games[0].hands
+    cut = (
+        '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n1 cut\n0: 3o 7c 5b\n1: 2e 1o 4c\n1 truc\n0 fold\n'
+    )
+    record = read_text(cut).games[0]
+    assert [e.verb for e in record.hands[0].events] == ["cut", "dealt", "truc", "fold"]
+    assert "cut" not in record_text(record)
+
+
+def test_a_result_on_a_record_that_stops_early_is_checked_then_dropped() -> None:
+    text = (
+        '[Variant "catalan"]\n[Options "players=2"]\n[Result "0-1"]\n\nhand 1 dealer 0\n'
+        "0: 3o 7c 5b\n1: 2e 1o 4c\n1 truc\n0 fold\nend 0 1\n"
+    )
+    record = read_text(text).games[0]
+    assert not record.complete and "Result" not in record_text(record)
+
+
+def test_a_custom_visitor_sees_every_line() -> None:
+    class Recorder(Visitor):
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def begin_game(self, line: int) -> None:
+            self.seen.append(f"begin {line}")
+
+        def visit_tag(self, tag: object) -> None:
+            self.seen.append("tag")
+
+        def visit_hand(self, hand: object) -> None:
+            self.seen.append("hand")
+
+        def visit_deal(self, deal: tuple[object, ...]) -> None:
+            self.seen.append(f"deal {len(deal)}")
+
+        def visit_action(self, action: object) -> None:
+            self.seen.append("action")
+
+        def visit_end(self, end: object) -> None:
+            self.seen.append("end")
+
+        def end_game(self) -> None:
+            self.seen.append("end_game")
+
+    visitor = Recorder()
+    parse((DATA / "canonical" / "two_players.truc").read_text("utf-8"), visitor)
+    assert visitor.seen[:8] == ["begin 1", "tag", "tag", "tag", "hand", "deal 2", "action", "action"]
+    assert visitor.seen[-2:] == ["end", "end_game"] and visitor.seen.count("hand") == 3
+
+
+# ------------------------------------------------------------------------------------------- properties
+
+OPTIONS = st.sampled_from([{"players": "2"}, {"players": "4"}, {"players": "4", "signals": "on"}])
+POLICIES = st.sampled_from(["random", "threshold", "threshold:bluff=0.5,nocut=0.5"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63 - 1), options=OPTIONS, policy=POLICIES)
+def test_random_games_round_trip(seed: int, options: dict[str, str], policy: str) -> None:
+    text, hands = _game_text(seed, options, policy)
+    record = read_text(text, "sim.truc").games[0]
+    assert record.hands == hands and record.complete
+    assert record_text(record) == text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 1000),
+    edits=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 10**6)), min_size=1, max_size=3),
+)
+def test_damaged_text_raises_only_history_errors(seed: int, edits: list[tuple[int, int]]) -> None:
+    """Fuzz: drop, repeat, swap or garble lines of a valid game; the reader either replays it or raises
+    ``HistoryError``, never anything else."""
+    text, _ = _game_text(seed, {"players": "4", "signals": "on"}, "random")
+    lines = text.splitlines()[:40]
+    rng = random.Random(seed)
+    for kind, where in edits:
+        i, j = where % len(lines), rng.randrange(len(lines))
+        if kind == 0:
+            del lines[i]
+        elif kind == 1:
+            lines.insert(i, lines[j])
+        elif kind == 2:
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            words = lines[i].split() or ["x"]
+            words[rng.randrange(len(words))] = rng.choice(["9", "??", "13o", "truc", "[", "{", "end", "-1", ":"])
+            lines[i] = " ".join(words)
+        if not lines:
+            lines = ["x"]
+    with contextlib.suppress(HistoryError):
+        read_text("\n".join(lines), "fuzz.truc")
