@@ -1,10 +1,17 @@
-"""Simulation speed: hands per second for 2 and 4 players, 1 and 2 workers, with and without Parquet.
+"""Simulation speed: hands per second for every variant and player count.
 
-"with Parquet" times the whole `truc simulate` command in a fresh process (start-up, strength tables,
-workers, writing the dataset); "without Parquet" times the engine and the bots alone (`play_game`) in
-this process. Machines are noisy: compare the figures of one run with each other.
+Two measures:
 
-    python bench/simulate_speed.py [--games N]
+- "engine": the engine and the threshold bots alone (``play_game``), in this process, no rows written;
+- "command": the whole ``truc simulate`` command in a fresh process (start-up, strength tables, workers,
+  rows, Parquet, manifest), for 1 and 2 workers.
+
+Each figure is given per wall-clock second and per CPU second (the CPU time of the process and its
+workers): the CPU figure is the per-core speed and is much less disturbed by other work on the machine.
+Machines are noisy: compare the figures of one run with each other (the last column is the ratio to
+2-player Catalan Truc in the same run).
+
+    python bench/simulate_speed.py [--games N] [--variants catalan,french,...] [--no-command]
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -22,48 +30,70 @@ from pathlib import Path
 from pipeline.policies import parse_policy
 from pipeline.simulate import game_seed, play_game
 from pipeline.strength import strength_table
-from pipeline.variants import CATALAN
+from pipeline.variants import VARIANTS
 
 TRUC = str(Path(sys.executable).with_name("truc"))
 
 
-def whole_command(players: int, workers: int, games: int) -> float:
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def whole_command(variant: str, players: int, workers: int, games: int) -> tuple[float, float]:
+    """(hands per wall second, hands per CPU second) of one `truc simulate` run."""
     out = Path(tempfile.mkdtemp(prefix="truc-bench-")) / "data"
     try:
+        cpu = children_cpu()
         started = time.perf_counter()
         subprocess.run(
-            [TRUC, "simulate", "--variant", "catalan", "--players", str(players), "--games", str(games),
+            [TRUC, "simulate", "--variant", variant, "--players", str(players), "--games", str(games),
              "--seed", "1", "--policy", "threshold", "--workers", str(workers), "--out", str(out), "--quiet"],
             check=True, stdout=subprocess.DEVNULL,
         )
-        seconds = time.perf_counter() - started
+        wall = time.perf_counter() - started
+        cpu = children_cpu() - cpu
         hands = json.loads((out / "manifest.json").read_text())["hands"]
-        return hands / seconds
+        return hands / wall, hands / cpu
     finally:
         shutil.rmtree(out.parent, ignore_errors=True)
 
 
-def engine_only(players: int, games: int) -> float:
-    config = CATALAN.configure({"players": str(players)})
+def engine_only(variant: str, players: int, games: int) -> tuple[float, float]:
+    """(hands per wall second, hands per CPU second) of the engine and bots alone."""
+    rules = VARIANTS[variant]
+    config = rules.configure({"players": str(players)})
     policies = [parse_policy("threshold") for _ in range(players)]
-    strength_table(CATALAN, 3), strength_table(CATALAN, 1)
-    started = time.perf_counter()
+    for size in (1, 3):
+        strength_table(rules, size)
+    cpu, started = time.process_time(), time.perf_counter()
     hands = sum(len(play_game(config, policies, game_seed(1, g))[1]) for g in range(games))
-    return hands / (time.perf_counter() - started)
+    return hands / (time.perf_counter() - started), hands / (time.process_time() - cpu)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000)
-    games = parser.parse_args().games
-    print(f"catalan, threshold bots, {games} games per figure, {os.cpu_count()} cores")
-    print(f"{'players':>7} {'workers':>7} {'parquet':>8} {'hands/s':>10} {'hands/s/worker':>15}")
-    for players in (2, 4):
-        rate = engine_only(players, games)
-        print(f"{players:>7} {1:>7} {'no':>8} {rate:>10,.0f} {rate:>15,.0f}")
-        for workers in (1, 2):
-            rate = whole_command(players, workers, games)
-            print(f"{players:>7} {workers:>7} {'yes':>8} {rate:>10,.0f} {rate / workers:>15,.0f}")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000, help="games per figure (default 3000)")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated variants")
+    parser.add_argument("--no-command", action="store_true", help="skip the whole-command figures")
+    args = parser.parse_args()
+    games = args.games
+    print(f"threshold bots, {games} games per figure, {os.cpu_count()} cores")
+    header = f"{'variant':<16}{'players':>8}{'measure':>10}{'workers':>8}{'hands/s':>11}{'hands/cpu-s':>13}{'ratio':>7}"
+    print(header)
+    print("-" * len(header))
+    baseline = None
+    for name in args.variants.split(","):
+        for players in VARIANTS[name].players:
+            wall, cpu = engine_only(name, players, games)
+            if baseline is None:
+                baseline = cpu  # the first figure: 2-player catalan by default
+            print(f"{name:<16}{players:>8}{'engine':>10}{1:>8}{wall:>11,.0f}{cpu:>13,.0f}{cpu / baseline:>7.2f}")
+            if args.no_command:
+                continue
+            for workers in (1, 2):
+                wall, cpu = whole_command(name, players, workers, games)
+                print(f"{name:<16}{players:>8}{'command':>10}{workers:>8}{wall:>11,.0f}{cpu:>13,.0f}{'':>7}")
 
 
 if __name__ == "__main__":

@@ -98,7 +98,7 @@ def test_progress_is_reported_per_chunk(tmp_path: Path, monkeypatch) -> None:
         (SimulationSpec("catalan", 5, 1, policy="greedy"), PolicyError, "policies: random, threshold"),
         (SimulationSpec("catalan", 5, 1, policy="threshold:x=1"), PolicyError, "parameters: raise_at"),
         (SimulationSpec("catalan", 5, 1, {"colour": "red"}), ValueError, "unknown option colour"),
-        (SimulationSpec("trut", 5, 1), KeyError, "variants: catalan"),
+        (SimulationSpec("mus", 5, 1), KeyError, "unknown variant .mus.; variants: catalan"),
     ],
 )
 def test_bad_settings_are_refused_before_anything_is_written(
