@@ -19,11 +19,15 @@ Reference card-play rule (also the ``threshold`` policy's card play):
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb, prod
+from pathlib import Path
 
 from pipeline.engine.rules import TIE, Variant
 
@@ -91,7 +95,52 @@ class StrengthTable:
 
 @functools.cache
 def strength_table(variant: Variant, size: int = 3) -> StrengthTable:
-    """The exact strength of every hand of ``size`` cards in ``variant`` (computed once per process)."""
+    """The exact strength of every hand of ``size`` cards in ``variant``: computed once per process, and
+    kept on disk between runs (``cache_folder()``), keyed by everything the numbers depend on."""
+    path = cache_folder() / f"strength-{variant.name}-{size}-{_fingerprint(variant, size)}.json"
+    try:
+        saved = json.loads(path.read_text("utf-8"))
+        return StrengthTable(
+            variant.name,
+            size,
+            {tuple(k): v for k, v in saved["strength"]},
+            {tuple(k): v for k, v in saved["percentile"]},
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    table = compute_strength_table(variant, size)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({k: [[list(h), v] for h, v in getattr(table, k).items()] for k in ("strength", "percentile")})
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, "utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home: the table is simply computed again next time
+    return table
+
+
+CACHE_VERSION = 1
+"""Bump when the strength definition or the reference card-play rule changes."""
+
+
+def cache_folder() -> Path:
+    """Where strength tables are kept: ``$TRUC_CACHE``, else ``$XDG_CACHE_HOME/truc-lab``, else
+    ``~/.cache/truc-lab``."""
+    if os.environ.get("TRUC_CACHE"):
+        return Path(os.environ["TRUC_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "truc-lab"
+
+
+def _fingerprint(variant: Variant, size: int) -> str:
+    """A digest of what a strength table depends on: the powers, the hand rule, the tie lead."""
+    rule = variant.hand_rule
+    key = repr((CACHE_VERSION, size, variant.power, rule.__module__, rule.__qualname__, variant.tie_lead))
+    return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
+
+
+def compute_strength_table(variant: Variant, size: int = 3) -> StrengthTable:
+    """Enumerate every hand of ``size`` cards against every opposing hand (no cache)."""
     counts = Counter(variant.power)  # power -> number of cards with it
     levels = sorted(counts, reverse=True)
     hands = [h for h in combinations_with_replacement(levels, size) if _fits(h, counts)]

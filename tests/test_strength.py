@@ -59,3 +59,22 @@ def test_heads_up_follows_the_tie_rules() -> None:
     same = tuple(p[c] for c in cards("3c 2c 1c"))
     assert heads_up_win(CATALAN, three_twos, same, True)  # all tied: the eldest (the leader) wins
     assert not heads_up_win(CATALAN, three_twos, same, False)
+
+
+def test_the_disk_cache_gives_the_computed_table(tmp_path, monkeypatch) -> None:
+    from pipeline import strength
+
+    monkeypatch.setenv("TRUC_CACHE", str(tmp_path))
+    strength.strength_table.cache_clear()
+    try:
+        first = strength.strength_table(CATALAN, 3)  # computed and saved
+        assert len(list(tmp_path.glob("strength-catalan-3-*.json"))) == 1
+        strength.strength_table.cache_clear()
+        again = strength.strength_table(CATALAN, 3)  # read back from disk
+        assert again.strength == first.strength == strength.compute_strength_table(CATALAN, 3).strength
+        assert again.percentile == first.percentile
+        next(tmp_path.glob("*.json")).write_text("{not json")
+        strength.strength_table.cache_clear()
+        assert strength.strength_table(CATALAN, 3).strength == first.strength  # a corrupt file is recomputed
+    finally:
+        strength.strength_table.cache_clear()
