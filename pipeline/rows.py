@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.cards import UNKNOWN, Deck
-from pipeline.engine.actions import DEALT, PLAY
+from pipeline.engine.actions import ARG_KINDS, DEALT, PLAY
 from pipeline.engine.game import Game, HandRecord
 from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import strength_table
+
+CARD_VERBS = frozenset(verb for verb, kind in ARG_KINDS.items() if kind == "card" and verb != PLAY)
+"""Verbs other than ``play`` whose argument is one card (``cover``): written as the card's text."""
 
 
 def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
@@ -121,6 +124,8 @@ def add_game(
                 arg: str | None = texts[e.arg]  # type: ignore[call-overload]
             elif verb == DEALT:
                 arg = dealt_text(deck, e.arg)  # type: ignore[arg-type]
+            elif verb in CARD_VERBS:
+                arg = texts[e.arg]  # type: ignore[call-overload]
             else:
                 arg = None if e.arg is None else str(e.arg)
             event_rows(
@@ -144,9 +149,14 @@ def add_game(
 
 
 
+_PLAIN_TAIL = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  # void=False, every other extra null
+
+
 def _details(hand: HandRecord, three_sides: bool) -> list[object]:
     """The hand's variant-specific columns, in schema order: set from ``hand.details`` by name; the third
     side's points and score from the record when there are three sides."""
+    if not hand.details and not three_sides and hand.winner_team is not None:
+        return _PLAIN_TAIL  # the common case, without building a dict per hand
     values = dict(hand.details)
     if three_sides:
         values.setdefault("points_team2", hand.points[2])
