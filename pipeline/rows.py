@@ -149,7 +149,7 @@ def add_game(
 
 
 
-_PLAIN_TAIL = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  # void=False, every other extra null
+_PLAIN_TAIL: list[object] = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  # void=False, every other extra null
 
 
 def _details(hand: HandRecord, three_sides: bool) -> list[object]:

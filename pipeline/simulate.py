@@ -121,6 +121,32 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
         game.next_hand()
 
 
+def rubber_wins(config: Config) -> int:
+    """Games a side must win to take a match: 2 in a rubber (french ``rubber=on``, seed 000 "Le Truc en
+    France"), 0 when every game stands alone."""
+    return 2 if config.options.get("rubber") == "on" else 0
+
+
+def play_match(
+    config: Config, policies: Sequence[Policy], run_seed: int, match_no: int, wins: int
+) -> list[tuple[int, Game, list[HandRecord], int | None]]:
+    """Play match ``match_no`` of a run until a side has won ``wins`` games. Its games have the ids
+    ``match_no * (2 * wins - 1) + k`` and each is played from its own seed ``game_seed(run_seed, id)``, so
+    every game replays alone. Returns (game id, game, hands, the match winner on the deciding game else None)."""
+    played: list[tuple[int, Game, list[HandRecord], int | None]] = []
+    won = [0, 0]
+    first = match_no * (2 * wins - 1)
+    for game_id in range(first, first + 2 * wins - 1):
+        game, hands = play_game(config, policies, game_seed(run_seed, game_id))
+        winner = game.winner_team
+        assert winner is not None  # play_game plays a game to its end
+        won[winner] += 1
+        played.append((game_id, game, hands, winner if won[winner] == wins else None))
+        if won[winner] == wins:
+            break
+    return played
+
+
 def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) -> tuple[int, dict[str, int]]:
     """Play games [first, last) of a run and write them as part ``first // CHUNK_GAMES``."""
     variant, options, seat_specs, run_seed, first, last, root = args
@@ -129,7 +155,14 @@ def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) 
     described = [p.describe() for p in policies]
     batches = new_batches()
     hands = 0
+    wins = rubber_wins(config)
     for game_no in range(first, last):
+        if wins:  # a rubber: game_no numbers a match, and its games are written with it
+            for game_id, game, records, winner in play_match(config, policies, run_seed, game_no, wins):
+                hands += add_game(
+                    batches, game_id, game, records, described, "simulate", match_no=game_no, match_winner=winner
+                )
+            continue
         game, records = play_game(config, policies, game_seed(run_seed, game_no))
         hands += add_game(batches, game_no, game, records, described, "simulate")
     counts = write_part(Path(root), first // CHUNK_GAMES, batches)
@@ -196,6 +229,7 @@ def simulate(
             "games": spec.games,
             "policies": {str(seat): parse_policy(p).describe() for seat, p in enumerate(seat_specs)},
             "workers": spec.workers,
+            "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
             "package_version": __version__,
             "rows": rows,
             "hands": hands,
@@ -203,4 +237,4 @@ def simulate(
             "seconds": round(seconds, 3),
         }
         write_manifest(root, manifest)
-    return SimulationResult(Path(out), spec.games, hands, rows, seconds, manifest)
+    return SimulationResult(Path(out), rows["games"], hands, rows, seconds, manifest)

@@ -78,7 +78,8 @@ def test_random_policy_picks_legal_actions_and_may_decline_an_option() -> None:
 
 def test_parse_policy() -> None:
     policy = parse_policy("threshold:raise_at=0.8, bluff=0.2")
-    assert policy.describe() == "threshold raise_at=0.8 call_at=0.5 bluff=0.2 nocut=0.15 one_card=0.5 lie=0"
+    # the families' own parameters (policies/<family>_decisions.py) follow the common ones
+    assert policy.describe().startswith("threshold raise_at=0.8 call_at=0.5 bluff=0.2 nocut=0.15 one_card=0.5 lie=0")
     assert parse_policy("random").describe() == "random"
     for spec, message in (
         ("minimax", "policies: random, threshold"),

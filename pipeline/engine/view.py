@@ -125,6 +125,11 @@ class SeatView:
             return None
         return list(game.hands[(self.seat + 2) % game.n])
 
+    @property
+    def public(self) -> dict[str, object]:
+        """The family's public state of the hand (``Game.public_state``: petits held, the trut...)."""
+        return self._game.public_state()
+
     # what it may do
     def legal(self) -> list[Action]:
         return self._game.legal_for(self.seat)

@@ -1,11 +1,213 @@
 """The `threshold` policy's decisions for the valencian family (a mixin of `ThresholdPolicy`).
 
-Each decision is a method named after it (`Game.decision` names it). `PARAMS` declares this
-family's parameters with their defaults (merged into the threshold policy's parameters).
+Each decision is a method named after it (`Game.decision` names it: ``pipeline.engine.valencian``).
+`PARAMS` declares this family's parameters with their defaults (merged into the threshold policy's
+parameters). The truc ladder is judged as in Catalan Truc, by the hand-strength percentile
+(``raise_at``, ``call_at``, ``bluff``), each rung above the truc asking for more:
+
+- ``ladder_step``: raising to rung k (truc 1, retruc 2, quatre val 3, joc fora 4) needs a strength of
+  ``raise_at + (k - 1) * ladder_step``, and accepting it ``call_at + (k - 1) * ladder_step``.
+
+The envit is judged on its own scale, the percentile of the seat's envit value among every hand of the
+deck (``envit_pct``):
+
+- ``envit_at``: call the envit (on one's turn, before one's first card) at this percentile or above;
+- ``envit_falta``: call ``envit-falta`` at once, or answer with ``falta``, at this percentile or above;
+- ``envit_raise``: answer an envit with ``torne`` at this percentile or above;
+- ``envit_call``: accept an envit (any rung) at this percentile or above, else fold;
+- ``envit_bluff``: the probability of calling the envit anyway with a weaker value;
+- ``cover``: the probability of covering a card that cannot change the trick (seed 004 "El valor de les
+  cartes": covering hides one's cards from the opponents).
+
+With signals on, a partner's ``33`` signal counts as an envit of 33 when answering, and each top card
+it signals (``1e``, ``1b``, ``7e``, ``7o``, ``3``) adds 0.1 to the truc strength.
 """
 
 from __future__ import annotations
 
+import functools
+import random
+from itertools import combinations
+from typing import Protocol
+
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action
+from pipeline.engine.rules import Variant
+from pipeline.engine.valencian import COVER, ENVIT, ENVIT_FALTA, FALTA, SENYES, TORNE, envit_value
+from pipeline.engine.view import SeatView
+
+
+class _Threshold(Protocol):
+    """What the mixin uses of ``ThresholdPolicy``."""
+
+    params: dict[str, float]
+    raise_at: float
+    call_at: float
+
+    def strength_pct(self, view: SeatView) -> float: ...
+
+    def card_to_play(self, view: SeatView) -> int: ...
+
+
+@functools.cache
+def envit_percentiles(variant: Variant) -> dict[int, float]:
+    """Envit value -> its mid-rank percentile among every 3-card hand of the variant's deck (exact)."""
+    deck = variant.deck
+    counts: dict[int, int] = {}
+    for hand in combinations(range(len(deck)), 3):
+        value = envit_value(deck, hand)
+        counts[value] = counts.get(value, 0) + 1
+    total = sum(counts.values())
+    result, below = {}, 0
+    for value in sorted(counts):
+        result[value] = (below + counts[value] / 2) / total
+        below += counts[value]
+    return result
+
+
+def envit_pct(view: SeatView) -> float:
+    """The percentile of the seat's envit value; 1 when its partner signals 33."""
+    signal = view.partner_signal
+    if signal and "33" in signal.split("+"):
+        return 1.0
+    return _pct_of_hand(view.rules, view.dealt)
+
+
+@functools.lru_cache(maxsize=8192)
+def _pct_of_hand(variant: Variant, dealt: tuple[int, ...]) -> float:
+    return envit_percentiles(variant)[envit_value(variant.deck, dealt)]
+
+
+def truc_strength(policy: _Threshold, view: SeatView) -> float:
+    """The hand-strength percentile, +0.2 a trick won, -0.2 a trick lost, +0.1 a top card the partner
+    signals; clipped to [0, 1]."""
+    value = policy.strength_pct(view) + 0.2 * sum(view.tricks)
+    signal = view.partner_signal
+    if signal and signal != "-":
+        value += 0.1 * sum(1 for s in signal.split("+") if s != "33")
+    return min(1.0, max(0.0, value))
+
+
+def _find(legal: list[Action], verb: str) -> Action | None:
+    for action in legal:
+        if action.verb == verb:
+            return action
+    return None
+
+
+@functools.cache
+def _rungs(variant: Variant) -> dict[str, int]:
+    """Raise verb -> its rung, 1 for the truc."""
+    return {verb: k for k, verb in enumerate(variant.raise_verbs, 1)}
+
+
+def _raise(view: SeatView, legal: list[Action]) -> tuple[Action, int] | None:
+    """The legal raise and its rung (1 for the truc), if any."""
+    rungs = _rungs(view.rules)
+    for action in legal:
+        rung = rungs.get(action.verb)
+        if rung is not None:
+            return action, rung
+    return None
+
+
+def _pending_rung(view: SeatView) -> int:
+    """The rung (1 for the truc) of the raise being answered."""
+    proposed = view.proposed_stake
+    return next(k for k, rung in enumerate(view.rules.ladder, 1) if rung.stake == proposed)
+
+
+def _call_envit(policy: _Threshold, view: SeatView, rng: random.Random) -> Action | None:
+    """An envit call if one is wanted and legal: ``envit-falta`` on a very high value, ``envit`` on a high
+    one or a bluff. (Whether it is wanted is asked first: listing the legal actions costs more.)"""
+    pct, p = envit_pct(view), policy.params
+    if pct >= p["envit_falta"]:
+        verb = ENVIT_FALTA
+    elif pct >= p["envit_at"] or rng.random() < p["envit_bluff"]:
+        verb = ENVIT
+    else:
+        return None
+    action = Action(view.seat, verb)
+    return action if action in view.legal() else None
+
+
+def _cover_worthless(policy: _Threshold, view: SeatView, card: int, rng: random.Random) -> bool:
+    """Whether to cover ``card``: it cannot change the trick (the opponents' best card on the table beats
+    it, or the partner's already wins) and the coin says so."""
+    trick = view.trick
+    if not trick:
+        return False
+    power, team = view.power, view.team
+    opposing = max((power[c] for s, c in trick if s % 2 != team), default=-1)
+    partner = max((power[c] for s, c in trick if s % 2 == team), default=-1)
+    useless = opposing > power[card] or partner > max(opposing, power[card])
+    return useless and rng.random() < policy.params["cover"]
+
 
 class ValencianDecisions:
-    PARAMS: dict[str, float] = {}
+    PARAMS: dict[str, float] = {
+        "ladder_step": 0.08,
+        "envit_at": 0.8,
+        "envit_falta": 0.97,
+        "envit_raise": 0.9,
+        "envit_call": 0.6,
+        "envit_bluff": 0.05,
+        "cover": 0.5,
+    }
+
+    def valencian_turn(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+        """The seat to play: envit first (it comes before the truc), then raise, then play or cover."""
+        if len(view.cards) == view.cards_dealt:  # the envit is open only before one's first card
+            envit = _call_envit(self, view, rng)
+            if envit is not None:
+                return envit
+        if view.may_raise():
+            rung = next(k for k, r in enumerate(view.rules.ladder, 1) if r.stake > view.stake)
+            needed = self.raise_at + (rung - 1) * self.params["ladder_step"]
+            if truc_strength(self, view) >= needed or rng.random() < self.params["bluff"]:
+                return Action(view.seat, view.rules.ladder[rung - 1].verb)
+        card = self.card_to_play(view)
+        verb = COVER if _cover_worthless(self, view, card, rng) else PLAY
+        return Action(view.seat, verb, card)
+
+    def valencian_answer(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+        """A pending truc: envit first if wanted (seed 004 rule a), then raise back, accept or fold."""
+        if len(view.cards) == view.cards_dealt:
+            envit = _call_envit(self, view, rng)
+            if envit is not None:
+                return envit
+        strength, step = truc_strength(self, view), self.params["ladder_step"]
+        raising = _raise(view, view.legal())
+        if raising is not None and strength >= self.raise_at + (raising[1] - 1) * step:
+            return raising[0]
+        needed = self.call_at + (_pending_rung(view) - 1) * step
+        return Action(view.seat, ACCEPT if strength >= needed else FOLD)
+
+    def envit_answer(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+        """A pending envit, torne or falta: raise it, accept or fold by the envit percentile."""
+        legal = view.legal()
+        pct, p = envit_pct(view), self.params
+        if pct >= p["envit_falta"]:
+            falta = _find(legal, FALTA)
+            if falta is not None:
+                return falta
+        if pct >= p["envit_raise"]:
+            torne = _find(legal, TORNE)
+            if torne is not None:
+                return torne
+        accept = _find(legal, ACCEPT)
+        if accept is not None and pct >= p["envit_call"]:
+            return accept
+        return Action(view.seat, FOLD)
+
+    def senya(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+        """Signal the top cards held and a 33 of envit (seed 004 "Senyes"); lie with probability ``lie``."""
+        deck = view.rules.deck
+        held = {deck.cards[c] for c in view.dealt} | {deck.rank_of[c] for c in view.dealt}
+        claims = [s for s in SENYES if s in held]
+        if envit_value(deck, view.dealt) == 33:
+            claims.append("33")
+        truth = "+".join(claims) or "-"
+        if rng.random() < self.params["lie"]:
+            words = [a.arg for a in view.legal() if a.verb == SIGNAL and a.arg != truth]
+            return Action(view.seat, SIGNAL, rng.choice(words))
+        return Action(view.seat, SIGNAL, truth)

@@ -2,10 +2,12 @@
 
 from pipeline.engine.rules import Variant
 from pipeline.variants.catalan import CATALAN
+from pipeline.variants.french import FRENCH
+from pipeline.variants.valencian import VALENCIAN
 
-__all__ = ["CATALAN", "VARIANTS", "UnknownVariant", "get_variant"]
+__all__ = ["CATALAN", "FRENCH", "VALENCIAN", "VARIANTS", "UnknownVariant", "get_variant"]
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (CATALAN,)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (CATALAN, FRENCH, VALENCIAN)}
 
 
 class UnknownVariant(KeyError):

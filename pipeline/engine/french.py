@@ -1,0 +1,395 @@
+"""French Truc (seed 002 "Règles du Truc"; seed 000 "Le Truc en France", after Lanes 1912): open raises
+of any size, `reste`, the redeal from the stock, void hands.
+
+How a hand runs here (``docs/rules/french.md`` gives every rule with its source and the decisions):
+
+- **Deal and redeal.** The deck is shuffled once per hand and dealt from the top. As his first action
+  the eldest may ask ``redeal``; the opponents answer one by one in play order (``accept`` or
+  ``refuse``); the first refusal ends the request, and when all accept every hand is discarded unseen
+  and 3 new cards each are dealt from the rest of the same shuffled deck (a new ``dealt`` event). The
+  eldest may ask again after a redeal while the stock still holds a full deal.
+- **Raises.** The seat to play may raise before playing his card, unless his team made the last raise
+  of the hand. ``raise N`` proposes a stake N above the stake in force; ``raise reste`` proposes the
+  points the raiser's team still needs. The next opponent in play order answers for his team:
+  ``accept``, ``fold`` (the raisers score the stake in force before the raise), a raise of his own
+  (accepting first, "acceptés et surenchéris", seed 002), or, if he is the seat to play, a card (which
+  accepts, "il tiendra en jouant son huit", seed 002).
+- **Raise sizes.** A raise is at most the larger of the two teams' needs (``raise_ceiling``): any higher
+  stake is worth exactly as much (the hand's winner reaches the target either way, a fold scores the
+  stake before the raise), and the bound keeps the legal actions a finite list the simulator can use.
+- **Tricks.** Two of three win; with a tied trick the first trick won decides; three tied tricks make
+  the hand void: nobody scores and the deal passes.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from itertools import combinations
+from typing import Any
+
+from pipeline.cards import UNKNOWN
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError
+from pipeline.engine.game import Game, Phase
+from pipeline.engine.rules import first_decisive_or_eldest
+
+RAISE = "raise"
+RESTE = "reste"
+REDEAL = "redeal"
+REFUSE = "refuse"
+
+# What a seat of a french game is asked to decide (``FrenchGame.decision``); the threshold policy's
+# methods of these names are in ``pipeline.policies.french_decisions``.
+TURN_DECISION = "french_turn"
+ANSWER_DECISION = "french_answer"
+REDEAL_DECISION = "redeal_answer"
+SIGNAL_DECISION = "french_signal"
+
+
+def first_decisive_or_void(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:
+    """French (seed 002 "Règles du Truc à quatre joueurs"): two tricks win; with a tied trick the first
+    trick won decides ("le camp qui détient la première levée est gagnant, si une des deux autres est
+    pourrie"); when all three are tied "le coup est nul": no winner (None), tie rule ``all_tied``."""
+    decided = first_decisive_or_eldest(tricks, total, eldest_team)
+    if decided is not None and decided[1] == "all_tied_eldest":
+        return None, "all_tied"
+    return decided
+
+
+@functools.cache
+def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
+    """The signals of a french game: ``-`` (nothing) or the top ranks held, highest first, e.g. ``78A``.
+
+    Seed 002 ("Règles du Truc à quatre joueurs") signals the strong cards: a seven, two sevens, an eight,
+    an ace; as in ``catalan``, a signal names which of the ranking's three top ranks a seat holds.
+    """
+    words = ["-"]
+    for size in range(1, len(top_ranks) + 1):
+        words.extend("".join(ranks) for ranks in combinations(top_ranks, size))
+    return tuple(words)
+
+
+class FrenchGame(Game):
+    """A game of French Truc: open raises and ``reste``, the redeal, void hands."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        config = args[0] if args else kwargs["config"]
+        self.signal_ranks: tuple[str, ...] = config.variant.rank_order[:3]
+        self.signal_words = signal_words(self.signal_ranks)
+        self.signal_case = {word.lower(): word for word in self.signal_words}
+        super().__init__(*args, **kwargs)
+
+    # ------------------------------------------------------------------------------------------ set-up
+    def _reset_hand(self) -> None:
+        self.pending = 0  # the stake a pending raise proposes, 0 when none
+        self.raiser = -1
+        self.answerer = -1
+        self.last_raise_team = -1
+        self.redeals = 0
+        self.redeal_open = False  # the eldest may still ask for new cards
+        self.redeal_answerers: list[int] = []  # opponents still to answer a redeal request
+        self.pile: list[int] = []  # this hand's shuffled deck; its first ``drawn`` cards are dealt
+        self.drawn = 0
+        self.hand_cards: set[int] = set()  # known cards dealt in this hand, over every deal
+        self.void = False
+
+    def _after_deal(self) -> None:
+        """After every deal (the first and each redeal): the eldest may ask for new cards; signals, if
+        on, are made on the cards now held."""
+        self.redeal_open = True
+        self.signals = []
+        self._start_signals_or_play()
+
+    # -------------------------------------------------------------------------------- deal and redeal
+    def deal(self, rng: random.Random | None = None) -> Event:
+        """The chance step. The first deal of a hand shuffles; a redeal goes on dealing from the same
+        shuffled deck ("sans avoir besoin de remêler et recouper", seed 002). The shuffle is a lazy
+        Fisher-Yates: only the cards dealt are drawn, which is the same as shuffling the whole deck first."""
+        if self.phase != Phase.DEAL:
+            raise RuleError("not-dealing", "cards are dealt only at the start of a hand or after an agreed redeal")
+        size = len(self.variant.deck)
+        if not self.drawn:
+            self.pile = list(range(size))
+        elif len(self.hand_cards) != self.drawn:
+            raise RuleError("stock-unknown", "the stock cannot be dealt from: earlier cards of this hand are unknown")
+        n, pile, start = self.n, self.pile, self.drawn
+        draw = (rng or self.rng).random
+        hands: list[list[int]] = [[] for _ in range(n)]
+        eldest = self.eldest
+        for i in range(start, start + n * self.cards_dealt):
+            j = i + int(draw() * (size - i))
+            pile[i], pile[j] = pile[j], pile[i]
+            hands[(eldest + i - start) % n].append(pile[i])
+        return self._dealt(hands, unknown=False)
+
+    def apply_deal(self, hands: list[list[int]]) -> Event:
+        """Apply a recorded deal; a redeal's cards must come from the stock, none dealt before in the hand."""
+        if self.phase == Phase.DEAL and self.drawn:
+            for cards in hands:
+                for card in cards:
+                    if card != UNKNOWN and card in self.hand_cards:
+                        text = self.variant.deck.text(card)
+                        raise RuleError(
+                            "card-twice", f"{text} was dealt earlier in this hand: a redeal comes from the stock"
+                        )
+        event = super().apply_deal(hands)
+        dealt = self.hand_cards
+        self.pile = list(dealt) + [c for c in range(len(self.variant.deck)) if c not in dealt]
+        return event
+
+    def _dealt(self, hands: list[list[int]], unknown: bool) -> Event:
+        self.hand_cards.update(c for cards in hands for c in cards if c != UNKNOWN)
+        self.drawn += self.n * self.cards_dealt
+        event = super()._dealt(hands, unknown)
+        if unknown:  # discarded cards are out of play too
+            self.known |= self.hand_cards
+        return event
+
+    def may_redeal(self, seat: int) -> bool:
+        """Whether ``seat`` may ask for new cards now: the eldest, as his first action after a deal,
+        while the stock holds a full deal (seed 002 "Règles du Truc à deux joueurs")."""
+        return (
+            self.redeal_open
+            and seat == self.eldest
+            and self.phase == Phase.PLAY
+            and not self.pending
+            and self.drawn + self.n * self.cards_dealt <= len(self.variant.deck)
+        )
+
+    def _ask_redeal(self, seat: int) -> Event:
+        could = self.may_raise(seat)
+        stake = self.stake
+        event = self._record(Event(seat, REDEAL, None, "choice", False, could, 0, stake, stake))
+        self.redeal_open = False
+        n = self.n
+        self.redeal_answerers = [
+            s for s in ((seat + k) % n for k in range(1, n)) if self.team_of[s] != self.team_of[seat]
+        ]
+        self.phase = Phase.REDEAL
+        self.decider = self.redeal_answerers.pop(0)
+        return event
+
+    def _answer_redeal(self, seat: int, verb: str) -> Event:
+        stake = self.stake
+        event = self._record(Event(seat, verb, None, "choice", False, False, 0, stake, stake))
+        if verb == REFUSE:  # "si quelqu'un insiste pour jouer, il n'y a pas de redistribution" (seed 000)
+            self.redeal_answerers = []
+            self.phase = Phase.PLAY
+            self.decider = -1
+        elif self.redeal_answerers:
+            self.decider = self.redeal_answerers.pop(0)
+        else:  # every opponent agreed: the hands are discarded unseen and dealt again from the stock
+            self.redeals += 1
+            self.hands = [[] for _ in range(self.n)]
+            self.phase = Phase.DEAL
+            self.decider = -1
+        return event
+
+    # ------------------------------------------------------------------------------------- phases
+    def _legal_phase(self, seat: int) -> list[Action]:
+        if self.phase == Phase.REDEAL:
+            return [Action(seat, ACCEPT), Action(seat, REFUSE)] if seat == self.decider else []
+        if self.phase == Phase.SIGNAL:
+            return [Action(seat, SIGNAL, word) for word in self.signal_words] if seat == self.decider else []
+        return super()._legal_phase(seat)
+
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+        if self.phase == Phase.REDEAL:
+            return self._answer_redeal(seat, verb)
+        return super()._apply_phase(seat, verb, arg)
+
+    def decision(self, seat: int, optional: bool = False) -> str:
+        phase = self.phase
+        if phase == Phase.PLAY:
+            return ANSWER_DECISION if self.answering(seat) else TURN_DECISION
+        if phase == Phase.REDEAL:
+            return REDEAL_DECISION
+        if phase == Phase.SIGNAL:
+            return SIGNAL_DECISION
+        return super().decision(seat, optional)
+
+    # -------------------------------------------------------------------------------------- raises
+    def actor(self) -> int:
+        if self.phase == Phase.PLAY and self.pending:
+            return self.answerer
+        return super().actor()
+
+    def answering(self, seat: int) -> bool:
+        return bool(self.pending) and seat == self.answerer
+
+    def proposed_stake(self) -> int:
+        return self.pending
+
+    def need(self, team: int) -> int:
+        """The points ``team`` still needs to win the game: what its ``reste`` proposes."""
+        return self.target - self.scores[team]
+
+    def raise_ceiling(self) -> int:
+        """The highest stake a raise may propose: the larger of the two teams' needs (module docstring)."""
+        return self.target - min(self.scores)
+
+    def may_raise(self, seat: int) -> bool:
+        if self.phase != Phase.PLAY:
+            return False
+        if self.pending:
+            base = self.pending
+            if seat != self.answerer:
+                return False
+        else:
+            base = self.stake
+            if seat != self.to_play or self.team_of[seat] == self.last_raise_team:
+                return False
+        return base < self.raise_ceiling()
+
+    def _raises(self, seat: int, base: int) -> list[Action]:
+        """Every raise above ``base``: each stake up to the ceiling, and ``reste`` when it is a raise."""
+        actions = [Action(seat, RAISE, stake) for stake in range(base + 1, self.raise_ceiling() + 1)]
+        if self.need(self.team_of[seat]) > base:
+            actions.append(Action(seat, RAISE, RESTE))
+        return actions
+
+    def _legal_play(self, seat: int) -> list[Action]:
+        if self.pending:
+            if seat != self.answerer:
+                return []
+            actions = [Action(seat, ACCEPT), Action(seat, FOLD), *self._raises(seat, self.pending)]
+            if seat == self.to_play:
+                actions.extend(self._plays(seat))
+            return actions
+        if seat != self.to_play:
+            return []
+        actions = self._plays(seat)
+        if self.team_of[seat] != self.last_raise_team:
+            actions.extend(self._raises(seat, self.stake))
+        if self.may_redeal(seat):
+            actions.append(Action(seat, REDEAL))
+        return actions
+
+    def apply(self, action: Action) -> Event:
+        """As ``Game.apply``; a raise written as text (``raise 4``) is read as the number, and a signal
+        in any letter case (``78a``) as its canonical word (``78A``)."""
+        seat, verb, arg = action
+        if isinstance(arg, str):
+            if verb == RAISE and arg.isdigit():
+                action = Action(seat, verb, int(arg))
+            elif verb == SIGNAL:
+                action = Action(seat, verb, self.signal_case.get(arg.lower(), arg))
+        return super().apply(action)
+
+    def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
+        if verb == ACCEPT:
+            return self._accept(seat)
+        if verb == FOLD:
+            return self._fold(seat)
+        if verb == REDEAL:
+            return self._ask_redeal(seat)
+        return self._raise(seat, arg)
+
+    def _before_card(self, seat: int) -> bool:
+        self.redeal_open = False
+        if self.pending:  # the answerer plays his card: he accepts (seed 002, "il tiendra en jouant son huit")
+            self.stake = self.pending
+            self.pending = 0
+            return True
+        return False
+
+    def _raise(self, seat: int, arg: int | str) -> Event:
+        answers = bool(self.pending)
+        before = self.stake
+        if answers:  # a raise in answer accepts the pending one first ("acceptés et surenchéris", seed 002)
+            self.stake = self.pending
+        team = self.team_of[seat]
+        proposed = self.need(team) if arg == RESTE else int(arg)
+        self.pending = proposed
+        self.raiser = seat
+        self.answerer = (seat + 1) % self.n  # the next opponent in play order answers for his team
+        self.last_raise_team = team
+        self.redeal_open = False
+        trick_no = len(self.tricks) + 1
+        return self._record(Event(seat, RAISE, arg, "raise", answers, True, trick_no, before, proposed))
+
+    def _accept(self, seat: int) -> Event:
+        could = self.may_raise(seat)
+        before = self.stake
+        self.stake = self.pending
+        self.pending = 0
+        trick_no = len(self.tricks) + 1
+        return self._record(Event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
+
+    def _fold(self, seat: int) -> Event:
+        """The raisers score the stake in force before the raise (seed 000 "Le Truc en France")."""
+        could = self.may_raise(seat)
+        stake = self.stake
+        trick_no = len(self.tricks) + 1
+        event = self._record(Event(seat, FOLD, None, "answer", True, could, trick_no, stake, stake))
+        self.pending = 0
+        winner = self.team_of[self.raiser]
+        points = [0] * self.sides
+        points[winner] = stake
+        self._end_hand(winner, tuple(points), "fold", None)
+        return event
+
+    # ------------------------------------------------------------------------------------- outcome
+    def _hand_won(self, winner: int | None, tie_rule: str | None) -> None:
+        self.void = winner is None
+        super()._hand_won(winner, tie_rule)
+
+    def _hand_details(self) -> tuple[tuple[str, Any], ...]:
+        return (("void", self.void), ("redeals", self.redeals))
+
+    # --------------------------------------------------------------------------------- explanations
+    def _explain(self, action: Action) -> RuleError | None:
+        seat, verb, arg = action
+        phase = self.phase
+        if phase == Phase.REDEAL:
+            if seat != self.decider:
+                return RuleError("turn", f"seat {self.decider} must answer the request for new cards, not seat {seat}")
+            return RuleError("redeal-answer", f"'{verb}' is not an answer to a redeal: accept or refuse")
+        if phase == Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
+            return RuleError("signal", f"{arg!r} is not a signal; signals: {' '.join(self.signal_words)}")
+        if phase != Phase.PLAY:
+            return None
+        if verb == REFUSE:
+            return RuleError("nothing-to-refuse", "'refuse' answers a request for new cards, and none is pending")
+        if verb == REDEAL:
+            return self._explain_redeal(seat)
+        if verb in (ACCEPT, FOLD):
+            if not self.pending:
+                return RuleError("nothing-to-answer", f"'{verb}' but no raise is pending")
+            return RuleError("answerer", f"seat {self.answerer}, the next opponent of the raiser, answers for the team")
+        if verb == PLAY and self.pending and seat != self.answerer:
+            return RuleError("answer-first", f"a raise is pending: seat {self.answerer} must answer first")
+        if verb == RAISE:
+            return self._explain_raise(seat, arg)
+        return None
+
+    def _explain_redeal(self, seat: int) -> RuleError:
+        if seat != self.eldest:
+            return RuleError("redeal-eldest", f"only the eldest (seat {self.eldest}) may ask for new cards")
+        if not self.redeal_open:
+            return RuleError("redeal-first", "new cards may be asked for only before leading the first trick")
+        return RuleError("redeal-stock", "the stock no longer holds a full deal")
+
+    def _explain_raise(self, seat: int, arg: object) -> RuleError:
+        if self.pending and seat != self.answerer:
+            return RuleError("answer-first", f"a raise is pending: seat {self.answerer} must answer first")
+        if not self.pending:
+            if seat != self.to_play:
+                return RuleError("raise-on-turn", f"seat {seat} may raise only on its turn, before playing its card")
+            if self.team_of[seat] == self.last_raise_team:
+                return RuleError("raise-twice", "one team may not raise twice in a row")
+        base = self.pending or self.stake
+        if arg == RESTE:
+            need = self.need(self.team_of[seat])
+            return RuleError(
+                "reste", f"'raise reste' proposes the {need} points seat {seat}'s team needs: not more than {base}"
+            )
+        if not isinstance(arg, int):
+            return RuleError("raise-arg", f"'raise' takes a number or 'reste', not {arg!r}")
+        if arg <= base:
+            return RuleError("raise-size", f"a raise must propose more than the stake of {base}, not {arg}")
+        ceiling = self.raise_ceiling()
+        return RuleError(
+            "raise-size",
+            f"a raise above {ceiling} is worth no more than {ceiling}, the most either team needs: raise {ceiling}",
+        )

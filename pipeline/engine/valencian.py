@@ -1,0 +1,433 @@
+"""Valencian Truc (seed 004 "El joc del truc"; RULES.md `valencian`): the Catalan raise ladder made longer
+and stricter, a covered card, the envit side bet, and scoring in stones and cames.
+
+What ``ValencianGame`` changes in ``LadderGame``:
+
+- ladder ``truc`` 2, ``retruc`` 3, ``quatre-val`` 4, ``joc-fora`` (the whole game; ``JOC_FORA_STAKE``
+  marks its rung). A raise is made only by the seat to play ("cal estar en possessió del torn de
+  tirar"): no window after playing. A pending raise must be answered explicitly: a card does not accept;
+- ``cover CARD``: a card played face down, below every card (the trick holds ``covered``, a marker
+  index whose power is 0, so nobody learns the card from the trick);
+- the envit (``ENVIT_LADDER``): called before one's first card, answered at once by the next opponent,
+  closed by any answer to a truc, settled at the end of the hand (``_settle``);
+- stones and cames: ``scores`` count cames; ``stones`` the current cama; a hand's ``points`` are the
+  stones it counted (envit first, then the truc; stones past the end of a cama are lost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from pipeline.cards import UNKNOWN, Deck
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError
+from pipeline.engine.game import Phase
+from pipeline.engine.ladder import LadderGame
+from pipeline.engine.rules import Config
+
+COVER = "cover"
+ENVIT, TORNE, FALTA, ENVIT_FALTA = "envit", "torne", "falta", "envit-falta"
+
+JOC_FORA_STAKE = 5
+"""The stake recorded for the ``joc-fora`` rung: a marker of the rung (the whole game), not stones."""
+
+FALTA_STAKE = -1
+"""An envit accepted for the falta: its stones depend on the loser's stones (``falta_stones``)."""
+
+# Decisions (``Game.decision``): a policy has a method of each name (``policies/valencian_decisions.py``).
+TURN_DECISION = "valencian_turn"  # the seat to play: play or cover a card, envit, raise
+ANSWER_DECISION = "valencian_answer"  # answer a pending truc (or envit first, seed 004 rule a)
+ENVIT_ANSWER_DECISION = "envit_answer"  # answer a pending envit, torne, falta
+SENYA_DECISION = "senya"  # the signal to the partner
+
+SENYES = ("1e", "1b", "7e", "7o", "3", "33")
+"""The classic signals of seed 004 "Senyes": the Espasa, the Basto, the two manilles, a three, and 33 of
+envit. A signal names the ones claimed, joined by ``+`` in this order (``1e+3``), or ``-`` for nothing."""
+
+SENYA_WORDS = ("-",) + tuple(
+    "+".join(group) for size in range(1, len(SENYES) + 1) for group in combinations(SENYES, size)
+)
+
+
+@dataclass(frozen=True)
+class EnvitCall:
+    """One call of the envit ladder: the stones its caller's side takes if it is refused, and the stones
+    it is played for if accepted (``FALTA_STAKE``: the falta)."""
+
+    verb: str
+    fold: int
+    accept: int
+
+
+ENVIT_LADDER: dict[str | None, tuple[EnvitCall, ...]] = {
+    None: (EnvitCall(ENVIT, 1, 2), EnvitCall(ENVIT_FALTA, 1, FALTA_STAKE)),
+    ENVIT: (EnvitCall(TORNE, 2, 4), EnvitCall(FALTA, 2, FALTA_STAKE)),
+    TORNE: (EnvitCall(FALTA, 4, FALTA_STAKE),),
+    FALTA: (),
+    ENVIT_FALTA: (),
+}
+"""Seed 004 "L'envit, el torne i la falta": the calls open after each call (``None``: no envit yet)."""
+
+ENVIT_CALLS = frozenset(call.verb for calls in ENVIT_LADDER.values() for call in calls)
+
+
+def envit_value(deck: Deck, cards: Sequence[int]) -> int:
+    """Seed 004 "L'envit...": two cards of one suit are worth their two highest face values plus 20
+    (only two cards are tied, "Només se poden lligar fins a dues cartes"); otherwise the highest face value.
+    Every Valencian card has a face value 1-7, so the maximum is 7 + 6 + 20 = 33."""
+    faces, suits = _faces_and_suits(deck)
+    best = 0
+    for i, card in enumerate(cards):
+        face = faces[card]
+        best = max(best, face)
+        for other in cards[i + 1 :]:  # any two cards of one suit; the best pair is the two highest
+            if suits[other] == suits[card]:
+                best = max(best, face + faces[other] + 20)
+    return best
+
+
+_TABLES: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+
+
+def _faces_and_suits(deck: Deck) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Per card index, its face value and suit (kept per deck name: the envit is computed every hand)."""
+    tables = _TABLES.get(deck.name)
+    if tables is None:
+        tables = _TABLES[deck.name] = (tuple(int(r) for r in deck.rank_of), deck.suit_of)
+    return tables
+
+
+def falta_stones(loser_stones: int, half: int) -> int:
+    """Seed 004 "L'envit...": a falta against a side "a males" (at most ``half`` stones, 9 or 12) wins the
+    whole cama; against a side "a bones" it wins what the loser lacks to complete the cama."""
+    return 2 * half if loser_stones <= half else 2 * half - loser_stones
+
+
+def envit_cap(stones: int, loser_stones: int, cama: int) -> int:
+    """Seed 004 "Excepció important a les puntuacions": envit stones never exceed what the opponent lacks
+    to complete the cama."""
+    return min(stones, cama - loser_stones)
+
+
+class ValencianGame(LadderGame):
+    """A game of Valencian Truc: a coto of ``cames`` cames, each of 2 × ``bones`` stones."""
+
+    def __init__(
+        self,
+        config: Config,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        scores: tuple[int, ...] | None = None,
+        stones: tuple[int, ...] | None = None,
+    ) -> None:
+        """``scores`` are cames; ``stones`` the current cama's stones (to start from an end-game)."""
+        options = config.options
+        self.half = int(options["bones"])  # stones "a males", then as many "a bones"
+        self.cama = 2 * self.half
+        self.stones = list(stones) if stones is not None else [0, 0]
+        if len(self.stones) != 2 or not all(0 <= s < self.cama for s in self.stones):
+            raise ValueError(f"starting stones {self.stones} must be 2 numbers between 0 and {self.cama - 1}")
+        super().__init__(config, seed, first_dealer, scores)
+        self.target = int(options["cames"])
+        if max(self.scores) >= self.target:
+            raise ValueError(f"starting cames {tuple(self.scores)} must be below {self.target}")
+        deck = self.variant.deck
+        self.covered = len(deck)  # what the trick holds for a covered card
+        self.power = self.variant.power + (0,)
+
+    # ------------------------------------------------------------------------------------ set-up
+    def _reset_hand(self) -> None:
+        super()._reset_hand()
+        self.envit_call: str | None = None  # the last envit call made this hand
+        self.envit_rung: EnvitCall | None = None  # and its values
+        self.envit_pending = False
+        self.envit_caller = -1
+        self.envit_answerer = -1
+        self.envit_closed = False  # a truc was answered: "l'envit és abans que el truc"
+        self.envit_outcome: tuple[str, int, int] | None = None  # (accept|fold, stake, caller side)
+        self.settled_envit: tuple[int, int, int] | None = None
+        self.envit_points = 0
+        self.joc_fora_won = False
+        self.unknown_cards = False  # a replayed record with unseen cards
+        self.envit_of: list[int] = []  # per seat, the envit of the cards dealt
+
+    def _after_deal(self) -> None:
+        deck = self.variant.deck
+        self.unknown_cards = any(UNKNOWN in h for h in self.dealt)
+        if not self.unknown_cards:
+            self.envit_of = [envit_value(deck, h) for h in self.dealt]
+        super()._after_deal()
+
+    def _legal_phase(self, seat: int) -> list[Action]:
+        if self.phase == Phase.SIGNAL:
+            return [Action(seat, SIGNAL, w) for w in SENYA_WORDS] if seat == self.decider else []
+        return super()._legal_phase(seat)
+
+    # ------------------------------------------------------------------------------------ who acts
+    def actor(self) -> int:
+        if self.phase == Phase.PLAY and self.envit_pending:
+            return self.envit_answerer
+        return super().actor()
+
+    def optional_actors(self) -> list[int]:
+        """Nobody acts out of turn: a raise needs the turn to play (seed 004 "Trucar, retrucar...",
+        "Observacions"), so there is no window after playing as in Catalan."""
+        return []
+
+    def decision(self, seat: int, optional: bool = False) -> str:
+        phase = self.phase
+        if phase == Phase.PLAY:
+            if self.envit_pending:
+                return ENVIT_ANSWER_DECISION
+            return ANSWER_DECISION if self.pending else TURN_DECISION
+        if phase == Phase.SIGNAL:
+            return SENYA_DECISION
+        return super().decision(seat, optional)
+
+    def may_raise(self, seat: int) -> bool:
+        """The next rung of the truc ladder is open to ``seat``: it answers a raise (accept-and-raise), or it
+        is the seat to play and its side did not make the last raise (seed 004 "Trucar, retrucar...")."""
+        if self.phase != Phase.PLAY or self.envit_pending or not self.next_raise():
+            return False
+        if self.pending:
+            return seat == self.answerer
+        return seat == self.to_play and self.team_of[seat] != self.last_raise_team
+
+    def may_envit(self, seat: int) -> bool:
+        """Seed 004 "L'envit...": one envit a hand, by a seat that has not played a card yet, on its turn to
+        play or when answering a truc, and only until a truc has been answered."""
+        if self.envit_call is not None or self.envit_closed or self.envit_pending:
+            return False
+        if len(self.hands[seat]) != self.cards_dealt:
+            return False
+        return seat == self.answerer if self.pending else seat == self.to_play
+
+    def _legal_play(self, seat: int) -> list[Action]:
+        if self.envit_pending:
+            if seat != self.envit_answerer:
+                return []
+            if self.unknown_cards:  # an accepted envit could not be settled (decision, docs)
+                return [Action(seat, FOLD)]
+            raises = [Action(seat, call.verb) for call in ENVIT_LADDER[self.envit_call]]
+            return [Action(seat, ACCEPT), Action(seat, FOLD), *raises]
+        actions: list[Action] = []
+        if self.pending:
+            if seat != self.answerer:
+                return actions
+            actions += [Action(seat, ACCEPT), Action(seat, FOLD)]
+        elif seat == self.to_play:
+            plays = self._plays(seat)
+            actions += plays
+            actions += [Action(seat, COVER, a.arg) for a in plays]
+        else:
+            return actions
+        if self.may_raise(seat):
+            actions.append(Action(seat, self.ladder[self.next_raise() - 1].verb))
+        if self.may_envit(seat):
+            actions += [Action(seat, call.verb) for call in ENVIT_LADDER[None]]
+        return actions
+
+    # ------------------------------------------------------------------------------------ actions
+    def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
+        if verb == COVER:
+            return self._lay(seat, arg, COVER, self.covered)
+        if self.envit_pending:
+            if verb in (ACCEPT, FOLD):
+                return self._answer_envit(seat, verb)
+            return self._call_envit(seat, verb)
+        if verb in ENVIT_CALLS:
+            return self._call_envit(seat, verb)
+        self.envit_closed = self.envit_closed or bool(self.pending)  # any answer to a truc closes the envit
+        return super()._apply_bet(seat, verb, arg)
+
+    def _play(self, seat: int, card: int) -> Event:
+        return self._lay(seat, card, PLAY, card)
+
+    def _lay(self, seat: int, card: int, verb: str, shown: int) -> Event:
+        """Play ``card`` face up (``shown`` is the card) or covered (``shown`` is ``covered``)."""
+        could = self.may_raise(seat)
+        hand = self.hands[seat]
+        if card in hand:
+            hand.remove(card)
+        else:
+            hand.remove(UNKNOWN)
+            self.known.add(card)
+        stake = self.stake
+        event = self._record(Event(seat, verb, card, "play", False, could, len(self.tricks) + 1, stake, stake))
+        trick = self.trick
+        trick.append((seat, shown))
+        if len(trick) < self.n:
+            self.to_play = (seat + 1) % self.n
+        else:
+            self._close_trick()
+        return event
+
+    def _call_envit(self, seat: int, verb: str) -> Event:
+        call = next(c for c in ENVIT_LADDER[self.envit_call] if c.verb == verb)
+        could = self.may_raise(seat)
+        self.envit_call = verb
+        self.envit_rung = call
+        self.envit_pending = True
+        self.envit_caller = seat
+        self.envit_answerer = (seat + 1) % self.n  # the next opponent answers for the side
+        stake = self.stake
+        return self._record(Event(seat, call.verb, None, "envit", False, could, len(self.tricks) + 1, stake, stake))
+
+    def _answer_envit(self, seat: int, verb: str) -> Event:
+        call = self.envit_rung
+        assert call is not None
+        side = self.team_of[self.envit_caller]
+        self.envit_outcome = (verb, call.accept if verb == ACCEPT else call.fold, side)
+        self.envit_pending = False
+        stake = self.stake
+        trick_no = len(self.tricks) + 1
+        return self._record(Event(seat, verb, None, "envit_answer", False, False, trick_no, stake, stake))
+
+    # ------------------------------------------------------------------------------------ scoring
+    def envit_winner(self) -> int:
+        """The side with the best envit: in pairs each side's best seat counts; a tie goes to the seat
+        nearest the eldest in play order (seed 004 "L'envit..." and "Jugar per parelles")."""
+        best_seat = self.eldest
+        for k in range(1, self.n):
+            seat = (self.eldest + k) % self.n
+            if self.envit_of[seat] > self.envit_of[best_seat]:
+                best_seat = seat
+        return self.team_of[best_seat]
+
+    def _envit_result(self) -> tuple[int, int, int] | None:
+        """(winning side, stones it is settled for, stones before the cap rule) for the hand's envit."""
+        if self.envit_outcome is None:
+            return None
+        ended_by, stake, caller_side = self.envit_outcome
+        if ended_by == FOLD:
+            return caller_side, envit_cap(stake, self.stones[1 - caller_side], self.cama), stake
+        winner = self.envit_winner()
+        loser_stones = self.stones[1 - winner]
+        if stake == FALTA_STAKE:
+            stake = falta_stones(loser_stones, self.half)
+            if loser_stones <= self.half:  # the whole cama: not cut by the cap (decision, docs)
+                return winner, stake, stake
+        return winner, envit_cap(stake, loser_stones, self.cama), stake
+
+    def _settle(self, winner: int | None, truc: int) -> tuple[int, ...]:
+        """Count the hand's stones: the envit first, then the truc (decision, docs). A side that completes
+        the cama wins it; the stones still to count in the hand are lost and the next cama starts at 0-0."""
+        points = [0, 0]
+        closed = False
+
+        def count(side: int, stones: int) -> int:
+            nonlocal closed
+            if closed:
+                return 0
+            taken = min(stones, self.cama - self.stones[side])
+            self.stones[side] += taken
+            points[side] += taken
+            if self.stones[side] == self.cama:
+                self.scores[side] += 1
+                self.stones = [0, 0]
+                closed = True
+            return taken
+
+        self.settled_envit = envit = self._envit_result()
+        if envit is not None:
+            self.envit_points = count(envit[0], envit[1])
+        if winner is not None:
+            count(winner, truc)
+            if self.joc_fora_won:  # the hand decides the whole game (seed 004 "Trucar...")
+                self.scores[winner] = self.target
+                self.scores[1 - winner] = min(self.scores[1 - winner], self.target - 1)
+        return tuple(points)
+
+    def _apply_scores(self, points: tuple[int, ...]) -> None:
+        """Stones and cames are counted by ``_settle`` (the order of envit and truc matters)."""
+
+    def _end_hand(self, winner: int | None, points: tuple[int, ...], ended_by: str, tie_rule: str | None) -> None:
+        """``points`` give the truc's stones to ``winner``; the hand's stones add the envit (``_settle``)."""
+        truc = points[winner] if winner is not None else 0
+        if ended_by == "tricks" and self.level == len(self.ladder):  # an accepted joc fora
+            self.joc_fora_won = True
+            truc = self.cama
+        super()._end_hand(winner, self._settle(winner, truc), ended_by, tie_rule)
+
+    def _hand_details(self) -> tuple[tuple[str, object], ...]:
+        details: list[tuple[str, object]] = []
+        if self.joc_fora_won:
+            details.append(("special", "joc_fora"))
+        result, settled = self.envit_outcome, self.settled_envit
+        if result is not None and settled is not None:
+            side, _, stake = settled
+            details += [
+                ("envit_stake", stake),
+                ("envit_winner", side),
+                ("envit_points", self.envit_points),
+                ("envit_ended_by", "accept" if result[0] == ACCEPT else "fold"),
+            ]
+        details += [("cames_after_team0", self.scores[0]), ("cames_after_team1", self.scores[1])]
+        return tuple(details)
+
+    # ------------------------------------------------------------------------------- explanations
+    def _explain(self, action: Action) -> RuleError | None:
+        seat, verb, arg = action
+        phase = self.phase
+        if phase == Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
+            return RuleError("signal", f"{arg!r} is not a senya; senyes: {' '.join(SENYES)} joined by '+', or '-'")
+        if phase != Phase.PLAY:
+            return None
+        if self.envit_pending:
+            return self._explain_envit_answer(seat, verb)
+        if verb in ENVIT_CALLS:
+            return self._explain_envit(seat, verb)
+        if verb in (ACCEPT, FOLD):
+            if not self.pending:
+                return RuleError("nothing-to-answer", f"'{verb}' but no truc or envit is pending")
+            return RuleError("answerer", f"seat {self.answerer}, the next opponent of the raiser, answers for the side")
+        if self.pending and (verb in (PLAY, COVER) or seat != self.answerer):
+            return RuleError(
+                "answer-first", f"a raise is pending: seat {self.answerer} must accept, fold or raise before any card"
+            )
+        if verb == COVER:
+            if seat != self.to_play:
+                return RuleError("turn", f"it is seat {self.to_play}'s turn to play, not seat {seat}'s")
+            text = self.variant.deck.text(arg) if isinstance(arg, int) and 0 <= arg < self.covered else str(arg)
+            return RuleError("card-not-held", f"seat {seat} does not hold {text}")
+        if verb in self.variant.raise_verbs:
+            rung = self.next_raise()
+            if not rung:
+                return RuleError("ladder-top", "the joc fora has been accepted: nothing is higher")
+            expected = self.ladder[rung - 1].verb
+            if verb != expected:
+                return RuleError("ladder-order", f"the next raise is '{expected}', not '{verb}'")
+            if self.team_of[seat] == self.last_raise_team and not self.pending:
+                return RuleError("raise-right", "only the side that accepted the last raise may raise again")
+            return RuleError("raise-on-turn", f"seat {seat} may raise only on its turn to play (seat {self.to_play})")
+        return None
+
+    def _explain_envit_answer(self, seat: int, verb: str) -> RuleError:
+        call = self.envit_call
+        if seat != self.envit_answerer:
+            return RuleError(
+                "answer-envit-first", f"the {call} is pending: seat {self.envit_answerer} must answer it first"
+            )
+        if self.unknown_cards and verb != FOLD:
+            return RuleError(
+                "envit-unknown-cards", "an envit is settled by showing the cards: the deal must list every card"
+            )
+        open_calls = [c.verb for c in ENVIT_LADDER[call]]
+        return RuleError(
+            "envit-ladder", f"after '{call}' the answer is accept, fold{''.join(', ' + v for v in open_calls)}"
+        )
+
+    def _explain_envit(self, seat: int, verb: str) -> RuleError:
+        if verb not in (ENVIT, ENVIT_FALTA):
+            return RuleError("envit-ladder", f"'{verb}' answers a pending envit; none is pending")
+        if self.envit_call is not None:
+            return RuleError("one-envit", "the envit has already been called this hand")
+        if self.envit_closed:
+            return RuleError("envit-before-truc", "a truc has been answered: the envit comes before the truc")
+        if len(self.hands[seat]) != self.cards_dealt:
+            return RuleError("envit-before-first-card", f"seat {seat} has played a card: the envit comes before it")
+        if self.pending:
+            return RuleError("answer-first", f"a truc is pending: only seat {self.answerer}, who answers it, may envit")
+        return RuleError("envit-on-turn", f"seat {seat} may envit only on its turn to play (seat {self.to_play})")
