@@ -93,6 +93,14 @@ def record_text(record: GameRecord) -> str:
     return format_game(record.tags, (hand_from_record(record.game, hand) for hand in record.hands))
 
 
+MATCH_TAGS = {"_Match": "match_no", "_MatchWinner": "match_winner_team"}
+"""Custom tags (FORMAT.md allows ``_anything``) that keep a French rubber's match with its games."""
+
+
+def _whole_number(text: str | None) -> int | None:
+    return int(text) if text is not None and text.strip().isdigit() else None
+
+
 class _Rows:
     """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time."""
 
@@ -105,8 +113,17 @@ class _Rows:
         self.rows = dict.fromkeys(TABLES, 0)
 
     def add(self, record: GameRecord, source: str) -> None:
+        match = {column: _whole_number(record.tags.get(tag)) for tag, column in MATCH_TAGS.items()}
         self.hands += add_game(
-            self.batches, self.games, record.game, record.hands, record.policies(), source, record.complete
+            self.batches,
+            self.games,
+            record.game,
+            record.hands,
+            record.policies(),
+            source,
+            record.complete,
+            match_no=match["match_no"],
+            match_winner=match["match_winner_team"],
         )
         self.games += 1
         if len(self.batches["games"]) >= CHUNK_GAMES:
@@ -217,6 +234,9 @@ def _replay_rows(
         visitor.visit_tag(_tag("Seed", str(game["seed"])))
     for seat, policy in sorted(policies.items()):
         visitor.visit_tag(_tag(f"Policy{seat}", policy))
+    for tag, column in MATCH_TAGS.items():
+        if game.get(column) is not None:
+            visitor.visit_tag(_tag(tag, str(game[column])))
     for hand_no, dealer, _, steps in hands:
         visitor.visit_hand(HandLine(0, f"hand {hand_no} dealer {dealer}", hand_no, dealer))
         for seat, verb, arg in steps:
