@@ -110,7 +110,8 @@ def variants() -> None:
 
     for variant in VARIANTS.values():
         players = "/".join(str(p) for p in variant.players)
-        typer.echo(f"{variant.name}: {variant.title}, {players} players, target {variant.target} ({variant.source})")
+        target = f"target {variant.target} {variant.unit}"
+        typer.echo(f"{variant.name}: {variant.title}, {players} players, {target} ({variant.source})")
         for option in variant.options:
             values = "|".join(option.values)
             typer.echo(f"    --option {option.name}={values}  (default {option.default}): {option.help}")
@@ -132,7 +133,9 @@ def policies() -> None:
 def simulate(
     out: Annotated[Path, typer.Option(help="Dataset folder to create (games/, hands/, seats/, events/).")],
     variant: Annotated[str, typer.Option(help="Variant to play; see `truc variants`.")] = "catalan",
-    games: Annotated[int, typer.Option(help="Number of complete games to play.")] = 1000,
+    games: Annotated[
+        int, typer.Option(help="Number of complete games to play (of matches, for a variant played in rubbers).")
+    ] = 1000,
     seed: Annotated[int, typer.Option(help="Run seed; every game's seed derives from it and its number.")] = 0,
     players: Annotated[int | None, typer.Option(help="Number of players (same as --option players=N).")] = None,
     option: Annotated[
