@@ -1,11 +1,113 @@
 """The `threshold` policy's decisions for the trut family (a mixin of `ThresholdPolicy`).
 
 Each decision is a method named after it (`Game.decision` names it). `PARAMS` declares this
-family's parameters with their defaults (merged into the threshold policy's parameters).
+family's parameters with their defaults (merged into the threshold policy's parameters):
+
+- ``trut_at``: trut (on one's turn or out of turn) when the effective strength is at least this;
+- ``trut_bluff``: the probability, drawn once per hand and seat, of truting anyway at the first chance;
+- ``see_at``: answer a trut with "je vais voir" when the effective strength is at least this;
+- ``see_announced``: the same against a trut that announced its hand (``trut brelan``);
+- ``fortial_at``: au fortial, trut when the hand's strength percentile is at least this (else pass).
+
+The effective strength is the threshold policy's (strength percentile, plus 0.2 per trick won, minus
+0.2 per trick lost). A brelan is always announced when it may be. Against a side au fortial the
+policy always sees, since folding loses the game (seed 003 "Le cas particulier du fortial").
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
+from pipeline.engine.actions import ACCEPT, FOLD, PASS, PLAY, Action
+from pipeline.engine.game import team_of_seat
+from pipeline.engine.trut import TRUT
+from pipeline.engine.view import SeatView
+from pipeline.strength import follow_card, lead_card
+
 
 class TrutDecisions:
-    PARAMS: dict[str, float] = {}
+    PARAMS: dict[str, float] = {
+        "trut_at": 0.8,
+        "trut_bluff": 0.05,
+        "see_at": 0.55,
+        "see_announced": 0.95,
+        "fortial_at": 0.5,
+    }
+
+    # provided by the policy this mixes into
+    params: dict[str, float]
+    strength_pct: Callable[[SeatView], float]
+    effective_strength: Callable[[SeatView], float]
+
+    _trut_dealt: tuple[int, ...] = ()
+    _trut_bluffing = False
+    _trut_trick = -1
+    _trut_strong = False
+
+    def trut_turn(self, view: SeatView, rng: random.Random) -> Action:
+        """The seat to play: trut first, or play a card."""
+        if view.may_raise() and self._wants_trut(view, rng):
+            return _trut_action(view)
+        return Action(view.seat, PLAY, trut_card(view))
+
+    def trut_option(self, view: SeatView, rng: random.Random) -> Action | None:
+        """Any other seat, at any moment: trut, or let the play go on."""
+        return _trut_action(view) if self._wants_trut(view, rng) else None
+
+    def trut_answer(self, view: SeatView, rng: random.Random) -> Action:
+        public = view.public
+        if public["special"] == "fortial":
+            return Action(view.seat, ACCEPT)
+        need = self.params["see_announced" if public["announced"] else "see_at"]
+        return Action(view.seat, ACCEPT if self.effective_strength(view) >= need else FOLD)
+
+    def fortial(self, view: SeatView, rng: random.Random) -> Action:
+        if self.strength_pct(view) >= self.params["fortial_at"]:
+            return _trut_action(view)
+        return Action(view.seat, PASS)
+
+    def _wants_trut(self, view: SeatView, rng: random.Random) -> bool:
+        """Asked at every moment a trut is possible, so the answer is kept until the next trick (the
+        effective strength changes only when a trick is taken)."""
+        dealt = view.dealt
+        if dealt is not self._trut_dealt:  # a new hand: draw the bluff coin once
+            self._trut_dealt = dealt
+            self._trut_bluffing = rng.random() < self.params["trut_bluff"]
+            self._trut_trick = -1
+        if self._trut_bluffing:
+            return True
+        trick_no = view.trick_no
+        if trick_no != self._trut_trick:
+            self._trut_trick = trick_no
+            self._trut_strong = self.effective_strength(view) >= self.params["trut_at"]
+        return self._trut_strong
+
+
+def _trut_action(view: SeatView) -> Action:
+    """The trut, announcing the hand when an announcement is legal."""
+    truts = [a for a in view.legal() if a.verb == TRUT]
+    return truts[-1]
+
+
+def trut_card(view: SeatView) -> int:
+    """The reference card-play rule (``pipeline.strength``), with three sides in 3-player Trut."""
+    cards = view.cards
+    if len(cards) == 1:
+        return cards[0]
+    power = view.power
+    powers = [power[c] for c in cards]
+    trick = view.trick
+    if not trick:
+        return cards[lead_card(powers)]
+    sides = 3 if view.players == 3 else 2  # in the trut family three players play alone
+    team = view.team
+    best_opposing = best_partner = -1
+    for seat, card in trick:
+        p = power[card]
+        if team_of_seat(seat, sides) == team:
+            if p > best_partner:
+                best_partner = p
+        elif p > best_opposing:
+            best_opposing = p
+    return cards[follow_card(powers, best_opposing, best_partner > best_opposing)]

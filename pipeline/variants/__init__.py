@@ -3,11 +3,12 @@
 from pipeline.engine.rules import Variant
 from pipeline.variants.catalan import CATALAN
 from pipeline.variants.french import FRENCH
+from pipeline.variants.trut import TRUT
 from pipeline.variants.valencian import VALENCIAN
 
-__all__ = ["CATALAN", "FRENCH", "VALENCIAN", "VARIANTS", "UnknownVariant", "get_variant"]
+__all__ = ["CATALAN", "FRENCH", "TRUT", "VALENCIAN", "VARIANTS", "UnknownVariant", "get_variant"]
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (CATALAN, FRENCH, VALENCIAN)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (CATALAN, FRENCH, TRUT, VALENCIAN)}
 
 
 class UnknownVariant(KeyError):
