@@ -6,11 +6,13 @@ from text give the same rows.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from pipeline.cards import UNKNOWN, Deck
 from pipeline.engine.actions import ARG_KINDS, DEALT, PLAY
 from pipeline.engine.game import Game, HandRecord
+from pipeline.engine.rules import Variant
 from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import strength_table
 
@@ -21,6 +23,15 @@ CARD_VERBS = frozenset(verb for verb, kind in ARG_KINDS.items() if kind == "card
 def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
     """The ``arg`` of a ``dealt`` event: ``0:3o,12c,5e 1:7b,1o,4e``."""
     return " ".join(f"{seat}:{deck.texts(cards, ',')}" for seat, cards in enumerate(dealt))
+
+
+@functools.cache
+def _seat_cards(variant: Variant, cards: tuple[int, ...]) -> tuple[str, float | None, float | None]:
+    """A dealt hand's text and strength (there are few distinct hands: computed once each)."""
+    if UNKNOWN in cards:
+        return variant.deck.texts(cards), None, None
+    strength, pct = strength_table(variant, len(cards)).lookup(variant.power, cards)
+    return variant.deck.texts(cards), strength, pct
 
 
 def add_game(
@@ -38,7 +49,6 @@ def add_game(
     variant = game.variant
     deck = variant.deck
     texts = deck.cards
-    power = variant.power
     n = game.n
     team_of = game.team_of
     complete = complete and game.over
@@ -94,13 +104,9 @@ def add_game(
                 *_details(hand, three_sides),
             )
         )
-        table = strength_table(variant, hand.cards_dealt)
         signals = hand.signals
         for seat, cards in enumerate(hand.dealt):
-            if UNKNOWN in cards:
-                strength = pct = None
-            else:
-                strength, pct = table.lookup(power, cards)
+            text, strength, pct = _seat_cards(variant, cards)
             signal = signals[(seat - hand.eldest) % n] if signals else None
             extra = seat_values(cards) if seat_values and UNKNOWN not in cards else {}
             seat_rows(
@@ -110,7 +116,7 @@ def add_game(
                     seat,
                     team_of[seat],
                     policies[seat],
-                    deck.texts(cards),
+                    text,
                     strength,
                     pct,
                     signal,
@@ -123,7 +129,10 @@ def add_game(
             if verb == PLAY:
                 arg: str | None = texts[e.arg]  # type: ignore[call-overload]
             elif verb == DEALT:
-                arg = dealt_text(deck, e.arg)  # type: ignore[arg-type]
+                dealt: tuple[tuple[int, ...], ...] = e.arg  # type: ignore[assignment]
+                arg = " ".join(  # the dealt hands, as dealt_text writes them
+                    f"{seat}:{_seat_cards(variant, cards)[0].replace(' ', ',')}" for seat, cards in enumerate(dealt)
+                )
             elif verb in CARD_VERBS:
                 arg = texts[e.arg]  # type: ignore[call-overload]
             else:

@@ -175,8 +175,12 @@ class TableBatch:
                 raise ValueError(f"a row has more values than the table's {width} columns")
             rows = [row + (None,) * (width - len(row)) for row in rows]
         columns = [list(map(itemgetter(i), rows)) for i in range(width)]  # 3x faster than zip(*rows)
+        count = len(rows)
         return pa.table(
-            {f.name: pa.array(col, type=f.type) for f, col in zip(self.schema, columns, strict=True)}
+            {
+                f.name: pa.nulls(count, f.type) if col.count(None) == count else pa.array(col, type=f.type)
+                for f, col in zip(self.schema, columns, strict=True)
+            }
         )
 
 

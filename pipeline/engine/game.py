@@ -211,6 +211,14 @@ class Game:
             return "answer" if self.answering(seat) else "turn"
         return _PHASE_DECISIONS.get(phase, phase.name.lower())
 
+    def raise_action(self, seat: int) -> Action | None:
+        """The raise ``seat`` may make now, or None (families with one obvious raise answer directly)."""
+        raise_verbs = self.variant.raise_verbs
+        for action in self.legal_for(seat):
+            if action.verb in raise_verbs:
+                return action
+        return None
+
     def answering(self, seat: int) -> bool:
         """Whether ``seat`` is asked to answer a pending bet now."""
         return False

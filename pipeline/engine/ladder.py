@@ -112,13 +112,20 @@ class LadderGame(Game):
         return rung if rung <= len(self.ladder) else 0
 
     def may_raise(self, seat: int) -> bool:
-        if self.phase != Phase.PLAY or not self.raises_allowed or not self.next_raise():
+        pending = self.pending
+        if self.phase != Phase.PLAY or not self.raises_allowed or (pending or self.level) >= len(self.ladder):
             return False
-        if self.pending:
+        if pending:
             return seat == self.answerer  # accept-and-raise
         if self.team_of[seat] == self.last_raise_team:
             return False  # only the team that accepted may raise next
         return seat == self.to_play or seat == self.after_play
+
+    def raise_action(self, seat: int) -> Action | None:
+        """The raise ``seat`` may make now (the next rung), or None."""
+        if not self.may_raise(seat):
+            return None
+        return Action(seat, self.ladder[self.next_raise() - 1].verb)
 
     def _legal_play(self, seat: int) -> list[Action]:
         actions: list[Action] = []

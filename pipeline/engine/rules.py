@@ -10,6 +10,7 @@ value plus, where data is not enough, a new named function here or a new phase i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -150,8 +151,9 @@ class Variant:
         """How many sides score: 2 teams, or 3 when three players each play alone."""
         return 3 if players == 3 and self.three_players_alone else 2
 
-    @property
+    @functools.cached_property
     def raise_verbs(self) -> tuple[str, ...]:
+        """The ladder's verbs (computed once: the policies ask for them at every raise)."""
         return tuple(r.verb for r in self.ladder)
 
     def option(self, name: str) -> OptionSpec:

@@ -87,6 +87,18 @@ class SeatView:
         team = self.team
         return [0 if r == TIE else (1 if r == team else -1) for r in self._game.tricks]
 
+    @property
+    def trick_balance(self) -> int:
+        """Tricks won by this seat's side minus tricks lost (ties count for nobody)."""
+        team = self.team
+        balance = 0
+        for result in self._game.tricks:
+            if result == team:
+                balance += 1
+            elif result != TIE:
+                balance -= 1
+        return balance
+
     # bets and scores
     @property
     def stake(self) -> int:
@@ -136,5 +148,9 @@ class SeatView:
 
     def may_raise(self) -> bool:
         return self._game.may_raise(self.seat)
+
+    def raise_action(self) -> Action | None:
+        """The raise this seat may make now, or None."""
+        return self._game.raise_action(self.seat)
 
 

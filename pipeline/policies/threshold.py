@@ -54,7 +54,7 @@ class ThresholdPolicy(FrenchDecisions, TrutDecisions, ValencianDecisions, Decisi
         return self._pct
 
     def effective_strength(self, view: SeatView) -> float:
-        value = self.strength_pct(view) + 0.2 * sum(view.tricks)
+        value = self.strength_pct(view) + 0.2 * view.trick_balance
         signal = view.partner_signal
         if signal:
             value += 0.1 * (("3" in signal) + ("2" in signal))
@@ -121,7 +121,7 @@ DEFAULTS = {**BASE_PARAMS, **FrenchDecisions.PARAMS, **TrutDecisions.PARAMS, **V
 
 
 def _raise_action(view: SeatView) -> Action:
-    for action in view.legal():
-        if action.verb in view.rules.raise_verbs:
-            return action
-    raise ValueError("no raise is legal")
+    action = view.raise_action()
+    if action is None:
+        raise ValueError("no raise is legal")
+    return action
