@@ -93,6 +93,9 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
     hands: list[HandRecord] = []
     steps = [p.step for p in policies]
     deal, actor, optional_actors, apply = game.deal, game.actor, game.optional_actors, game.apply_trusted
+    decision = game.decision
+    views = [SeatView(game, s) for s in range(game.n)]  # live windows on the game, one per seat
+    optional_views = [SeatView(game, s, True) for s in range(game.n)]
     over = Phase.HAND_OVER
     while True:
         while game.phase != over:
@@ -102,14 +105,18 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
                 continue
             acted = False
             for other in optional_actors():  # seats that may act now are asked first, in order
-                action = steps[other](SeatView(game, other, True), rng)
+                view = optional_views[other]
+                view.decision = decision(other, True)
+                action = steps[other](view, rng)
                 if action is not None:
                     apply(action)
                     acted = True
                     break
             if acted:
                 continue
-            action = steps[seat](SeatView(game, seat), rng)
+            view = views[seat]
+            view.decision = decision(seat, False)
+            action = steps[seat](view, rng)
             if action is None:
                 raise SimulationError(f"policy of seat {seat} returned no action where one is required")
             apply(action)

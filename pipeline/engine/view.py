@@ -1,8 +1,9 @@
 """What one seat may know: the ``SeatView`` a policy decides from.
 
 A view is a thin read-only window on the game (no copy of the state is made, which keeps the simulator
-fast): it exposes the seat's own cards, the cards played, the bets and scores, and its partner's signals
-when that option is on. It never exposes another seat's cards, except the partner's hand during the
+fast; the simulator keeps one view per seat for a whole game and sets ``decision`` before each step). It
+exposes the seat's own cards, the cards played, the bets and scores, and its partner's signals when that
+option is on. It never exposes another seat's cards, except the partner's hand during the
 11-point decision, when the team looks at its cards together (seed 000 "Le pari").
 """
 
@@ -131,9 +132,10 @@ class SeatView:
 
     @property
     def partner_cards(self) -> list[int] | None:
-        """The partner's cards during the 11-point decision (the team looks together), else None."""
+        """The partner's cards during the 11-point decision (the team looks together), else None. Not in
+        trut-gatine's "à tenir", which partners decide "sans se concerter" (seed 003)."""
         game = self._game
-        if game.phase != Phase.HOLD or game.n != 4:
+        if game.phase != Phase.HOLD or game.n != 4 or not game.variant.eleven_points:
             return None
         return list(game.hands[(self.seat + 2) % game.n])
 
