@@ -2,7 +2,9 @@
 
 Each statistic is one file ``sql/NAME.sql`` whose header states its grain, its columns and its
 parameters; ``sql/staging.sql`` defines the typed views it reads (``stg_games``, ``stg_hands``,
-``stg_seats``, ``stg_events``) and the ``wilson_low``/``wilson_high`` macros. This module holds the
+``stg_seats``, ``stg_events``), the intermediate views ``int_envit_steps`` and ``int_raise_answers``
+(the envit kept apart from the raise ladder), and the ``wilson_low``/``wilson_high``, ``side_points`` and
+``others_points`` macros (three sides in 3-player Trut). This module holds the
 registry (name, description, parameters, output columns, row keys) and ``compute``, which checks the
 dataset folders, opens an in-memory DuckDB connection, creates the views over the folders' Parquet files
 and runs one statistic. ``docs/statistics.md`` describes every statistic for readers.
@@ -174,6 +176,72 @@ STATISTICS: dict[str, Statistic] = {
             columns=(
                 "variant", "players", "decision", "stake", "trick_no",
                 "chances", "count", "rate", *_WILSON,
+            ),
+        ),
+        Statistic(
+            "envit",
+            "Valencian envit: call rate, answers by rung, caller's win rate by envit value, envit bluffs, "
+            "stones won by envit vs tricks.",
+            keys=("variant", "players", "measure", "level"),
+            columns=(
+                "variant", "players", "measure", "level", "n", "count", "rate", *_WILSON, "mean",
+            ),
+            parameters=(
+                Parameter(
+                    "bluff_below",
+                    float,
+                    20.0,
+                    "envit value below which an envit call counts as a bluff",
+                    minimum=0.0,
+                    maximum=40.0,
+                ),
+            ),
+        ),
+        Statistic(
+            "trut",
+            "Trut family: trut rate, folds by answering position, truts out of turn, fortial and trut "
+            "d'office outcomes, hold and sing rates, chanson card counts.",
+            keys=("variant", "players", "measure", "level", "trick_no"),
+            columns=(
+                "variant", "players", "measure", "level", "trick_no", "n", "count", "rate", *_WILSON,
+            ),
+        ),
+        Statistic(
+            "french",
+            "French Truc: redeal rate and refusals, raise sizes, the reste's frequency and outcome.",
+            keys=("variant", "players", "measure", "size"),
+            columns=("variant", "players", "measure", "size", "n", "count", "rate", *_WILSON),
+        ),
+        Statistic(
+            "void_hands",
+            "How often a hand is void (nobody scores), per variant and player count.",
+            keys=("variant", "players"),
+            columns=("variant", "players", "hands", "void_hands", "void_rate", *_WILSON),
+        ),
+        Statistic(
+            "variant_comparison",
+            "Headline figures side by side: first-trick value, bluffs, folds, the eldest's edge, ties, "
+            "game length.",
+            keys=("variant", "players"),
+            columns=(
+                "variant", "players", "sides", "unit", "games", "hands", "mean_hands_per_game",
+                "first_trick_hands", "first_trick_win_rate", "first_trick_ci_low", "first_trick_ci_high",
+                "first_trick_value",
+                "raises", "bluffs", "bluff_rate", "bluff_ci_low", "bluff_ci_high",
+                "bluffs_folded", "bluff_success_rate", "bluff_success_ci_low", "bluff_success_ci_high",
+                "facing", "folds", "fold_rate", "fold_ci_low", "fold_ci_high",
+                "decided_hands", "eldest_wins", "mano_win_rate", "mano_ci_low", "mano_ci_high", "mano_edge",
+                "tricks", "tied_tricks", "tie_rate", "tie_ci_low", "tie_ci_high",
+            ),
+            parameters=(
+                Parameter(
+                    "threshold",
+                    float,
+                    0.33,
+                    "strength_pct below which a raise counts as a bluff",
+                    minimum=0.0,
+                    maximum=1.0,
+                ),
             ),
         ),
     )

@@ -33,7 +33,13 @@ _INT64 = {
     "dealer", "eldest", "eldest_team", "cards_dealt", "score_before_team0", "score_before_team1",
     "stake", "points_team0", "points_team1", "tricks_played", "trick1_winner", "trick2_winner",
     "trick3_winner", "seat", "team", "seq", "trick_no", "stake_before", "stake_after",
+    "sides", "score_team2", "match_no", "match_winner_team", "points_team2", "score_before_team2", "redeals",
+    *(f"{k}_team{i}" for k in ("petits", "longs", "petits_after", "longs_after") for i in range(3)),
+    "trut_seat", "envit_stake", "envit_winner", "envit_points", "cames_after_team0", "cames_after_team1",
+    "envit_value",
 }  # fmt: skip
+
+ENVIT_CALLS = ("envit", "torne", "falta", "envit-falta")
 
 
 def load(data: Path | Sequence[Path]) -> Tables:
@@ -54,6 +60,7 @@ def load(data: Path | Sequence[Path]) -> Tables:
         tables[name] = frame.with_columns(
             pl.col(c).cast(pl.Int64) for c in frame.columns if c in _INT64
         )
+    tables["games"] = tables["games"].with_columns(pl.col("sides").fill_null(2))
     return tables
 
 
@@ -76,11 +83,66 @@ def rate(k: str, n: str) -> pl.Expr:
 
 
 def team_points(team: pl.Expr) -> pl.Expr:
-    return pl.when(team == 0).then(pl.col("points_team0")).otherwise(pl.col("points_team1"))
+    """The points of side ``team`` in the hand (0, 1 or 2)."""
+    return (
+        pl.when(team == 0)
+        .then(pl.col("points_team0"))
+        .when(team == 1)
+        .then(pl.col("points_team1"))
+        .when(team == 2)
+        .then(pl.col("points_team2"))
+    )
 
 
 def other_points(team: pl.Expr) -> pl.Expr:
-    return pl.when(team == 0).then(pl.col("points_team1")).otherwise(pl.col("points_team0"))
+    """The mean points per side of the sides other than ``team`` (needs the ``sides`` column)."""
+    total = pl.col("points_team0") + pl.col("points_team1") + pl.col("points_team2").fill_null(0)
+    return (total - team_points(team)).cast(pl.Float64) / (pl.col("sides") - 1).cast(pl.Float64)
+
+
+def envit_steps(t: Tables) -> pl.DataFrame:
+    """The envit-ladder rows (calls, and the accept/fold/call right after a call), as int_envit_steps."""
+    ladder = (
+        t["events"]
+        .filter(pl.col("verb").is_in([*ENVIT_CALLS, "accept", "fold"]))
+        .sort([*HAND, "seq"])
+        .with_columns(pl.col("verb").is_in(ENVIT_CALLS).alias("is_call"))
+        .with_columns(
+            pl.col("is_call").shift(1).over(HAND).fill_null(False).alias("answers_call"),
+            pl.col("verb").shift(1).over(HAND).alias("previous_verb"),
+            pl.col("seq").shift(1).over(HAND).alias("previous_seq"),
+        )
+    )
+    return ladder.filter(pl.col("is_call") | pl.col("answers_call")).with_columns(
+        pl.when(pl.col("answers_call")).then(pl.col("previous_verb")).alias("answered_call"),
+        pl.when(pl.col("answers_call")).then(pl.col("previous_seq")).alias("answered_seq"),
+    )
+
+
+def raise_answers(t: Tables) -> pl.DataFrame:
+    """The events rows answering a raise of the raise ladder, as int_raise_answers."""
+    steps = envit_steps(t).select(*HAND, "seq")
+    return t["events"].filter(pl.col("answers")).join(steps, on=[*HAND, "seq"], how="anti")
+
+
+def _faced_raise(t: Tables) -> pl.DataFrame:
+    """Every raise answer with ``raise_seq``, the seq of the last raise before it in its hand (walked in
+    order: the raise seqs forward-filled over the hand)."""
+    marked = pl.concat(
+        [
+            t["events"].filter(pl.col("kind") == "raise").select(*HAND, "seq", pl.lit(True).alias("is_raise")),
+            raise_answers(t).select(*HAND, "seq").with_columns(pl.lit(False).alias("is_raise")),
+        ]
+    ).sort([*HAND, "seq", "is_raise"])  # an answer that is also a raise faces the raise before it
+    marked = marked.with_columns(
+        pl.when(pl.col("is_raise")).then(pl.col("seq")).shift(1).forward_fill().over(HAND).alias("raise_seq")
+    )
+    answers = raise_answers(t)
+    return (
+        marked.filter(~pl.col("is_raise") & pl.col("raise_seq").is_not_null())
+        .select(*HAND, "seq", "raise_seq")
+        .join(answers, on=[*HAND, "seq"], how="inner")
+    )
 
 
 def decile(column: str) -> pl.Expr:
@@ -95,7 +157,7 @@ def count(condition: pl.Expr) -> pl.Expr:
 
 
 def _hands(t: Tables) -> pl.DataFrame:
-    games = t["games"].select("dataset", "game_id", "variant", "players")
+    games = t["games"].select("dataset", "game_id", "variant", "players", "sides")
     return t["hands"].join(games, on=["dataset", "game_id"], how="inner")
 
 
@@ -107,12 +169,12 @@ def first_trick_value(t: Tables) -> pl.DataFrame:
     first = pl.col("trick1_winner")
     per_group = (
         _hands(t)
-        .filter(first.is_in([0, 1]))
+        .filter(first >= 0)
         .group_by(GROUP)
         .agg(
             pl.len().cast(pl.Int64).alias("hands"),
             count(pl.col("winner_team") == first).alias("k_won"),
-            count(pl.col("winner_team") == 1 - first).alias("k_lost"),
+            count(pl.col("winner_team").is_not_null() & (pl.col("winner_team") != first)).alias("k_lost"),
             team_points(first).mean().alias("mean_points_won_first"),
             other_points(first).mean().alias("mean_points_lost_first"),
         )
@@ -140,34 +202,30 @@ def first_trick_value(t: Tables) -> pl.DataFrame:
     )  # fmt: skip
 
 
-def _events_in_order(t: Tables) -> pl.DataFrame:
-    return t["events"].sort([*HAND, "seq"])
-
-
 def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
-    events = _events_in_order(t)
-    # for every row, the seq of the first answer after it in the same hand
-    events = events.with_columns(
-        pl.when(pl.col("answers")).then(pl.col("seq")).shift(-1).backward_fill().over(HAND)
-        .alias("answer_seq")
-    )  # fmt: skip
-    answer_verbs = events.select(*HAND, pl.col("seq").alias("answer_seq"), pl.col("verb").alias("answer_verb"))
+    # a raise is folded when every answer facing it is a fold, called when one is not
+    outcomes = (
+        _faced_raise(t)
+        .group_by(*HAND, "raise_seq")
+        .agg((pl.col("verb") == "fold").all().alias("all_folded"))
+        .rename({"raise_seq": "seq"})
+    )
     seats = t["seats"].select(*HAND, "seat", "strength_pct").filter(pl.col("strength_pct").is_not_null())
     raises = (
-        events.filter(pl.col("kind") == "raise")
+        t["events"].filter(pl.col("kind") == "raise")
         .join(seats, on=[*HAND, "seat"], how="inner")
-        .join(answer_verbs, on=[*HAND, "answer_seq"], how="left")
+        .join(outcomes, on=[*HAND, "seq"], how="left")
         .join(_hands(t), on=HAND, how="inner")
         .rename({"stake": "hand_stake"})
         .with_columns(
             pl.col("stake_after").alias("stake"),
             (pl.col("strength_pct") < threshold).alias("bluff"),
-            (pl.col("answer_verb") == "fold").alias("was_folded"),
-            (pl.col("answer_verb") != "fold").alias("was_called"),
+            pl.col("all_folded").alias("was_folded"),
+            (~pl.col("all_folded")).alias("was_called"),
             (pl.col("winner_team") == pl.col("team")).alias("raiser_won"),
             (team_points(pl.col("team")) - other_points(pl.col("team"))).alias("net"),
         )
-    )
+    )  # fmt: skip
     bluff = pl.col("bluff")
     per_stake = raises.group_by([*GROUP, "stake"]).agg(
         pl.len().cast(pl.Int64).alias("raises"),
@@ -205,19 +263,13 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
 
 
 def fold_rates(t: Tables) -> pl.DataFrame:
-    events = _events_in_order(t)
-    # for every row, the seq of the last raise before it in the same hand
-    events = events.with_columns(
-        pl.when(pl.col("kind") == "raise").then(pl.col("seq")).shift(1).forward_fill().over(HAND)
-        .alias("raise_seq")
-    )  # fmt: skip
-    raise_stakes = events.filter(pl.col("kind") == "raise").select(
+    raise_stakes = t["events"].filter(pl.col("kind") == "raise").select(
         *HAND, pl.col("seq").alias("raise_seq"), pl.col("stake_after").alias("stake")
     )
     games = t["games"].select("dataset", "game_id", "variant", "players")
     seats = t["seats"].select(*HAND, "seat", "strength_pct")
     facing = (
-        events.filter(pl.col("answers") & pl.col("raise_seq").is_not_null())
+        _faced_raise(t)
         .select(*HAND, "seat", "verb", "raise_seq")
         .join(raise_stakes, on=[*HAND, "raise_seq"], how="inner")
         .join(seats, on=[*HAND, "seat"], how="left")
@@ -274,7 +326,9 @@ def mano_advantage(t: Tables) -> pl.DataFrame:
 
 
 def stake_distribution(t: Tables) -> pl.DataFrame:
-    hands = _hands(t).with_columns((pl.col("points_team0") + pl.col("points_team1")).alias("total"))
+    hands = _hands(t).with_columns(
+        (pl.col("points_team0") + pl.col("points_team1") + pl.col("points_team2").fill_null(0)).alias("total")
+    )
     per_group = hands.group_by(GROUP).agg(
         pl.len().cast(pl.Int64).alias("group_hands"), pl.col("total").mean().alias("mean_points_per_hand")
     )
@@ -354,7 +408,8 @@ def raise_rates(t: Tables) -> pl.DataFrame:
     games = t["games"].select("dataset", "game_id", "variant", "players")
     chances = (
         t["events"]
-        .filter(pl.col("could_raise") & pl.col("answers").is_not_null())
+        .filter(pl.col("could_raise") & pl.col("answers").is_not_null() & (pl.col("verb") != "redeal"))
+        .join(envit_steps(t).select(*HAND, "seq"), on=[*HAND, "seq"], how="anti")
         .join(games, on=["dataset", "game_id"], how="inner")
         .with_columns(
             pl.when(pl.col("answers")).then(pl.lit("accept_and_raise")).otherwise(pl.lit("raise"))
@@ -375,6 +430,388 @@ def raise_rates(t: Tables) -> pl.DataFrame:
     )
 
 
+def _rate_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """``rate``, ``ci_low``, ``ci_high`` of ``count`` over ``n``."""
+    low, high = wilson("count", "n")
+    return frame.with_columns(rate("count", "n").alias("rate"), low.alias("ci_low"), high.alias("ci_high"))
+
+
+def _measure(frame: pl.DataFrame, measure: str, level: pl.Expr, n: pl.Expr, k: pl.Expr,
+             by: Sequence[str | pl.Expr] = ()) -> pl.DataFrame:  # fmt: skip
+    """One measure's rows: ``frame`` grouped by variant, players and ``by``, ``n`` and ``count`` aggregated."""
+    return frame.group_by(*GROUP, *by).agg(n.cast(pl.Int64).alias("n"), k.cast(pl.Int64).alias("count")).with_columns(
+        pl.lit(measure).alias("measure"), level.alias("level")
+    )
+
+
+def _band(value: pl.Expr) -> pl.Expr:
+    return (
+        pl.when(value < 20).then(pl.lit("0-19"))
+        .when(value <= 25).then(pl.lit("20-25"))
+        .when(value <= 28).then(pl.lit("26-28"))
+        .when(value <= 30).then(pl.lit("29-30"))
+        .otherwise(pl.lit("31-33"))
+    )  # fmt: skip
+
+
+def envit(t: Tables, bluff_below: float = 20.0) -> pl.DataFrame:
+    hands = (
+        _hands(t)
+        .filter(pl.col("cames_after_team0").is_not_null())
+        .with_columns(pl.col("envit_points").fill_null(0).alias("envit_stones"))
+        .with_columns((pl.col("points_team0") + pl.col("points_team1") - pl.col("envit_stones")).alias("trick_stones"))
+    )
+    steps = envit_steps(t)
+    answers = steps.filter(pl.col("answers_call")).select(
+        *HAND, pl.col("answered_seq").alias("seq"), pl.col("verb").alias("answer_verb"),
+        pl.col("is_call").alias("answer_is_call"),
+    )  # fmt: skip
+    calls = (
+        steps.filter(pl.col("is_call"))
+        .select(*HAND, "seq", "seat", "team", pl.col("verb").alias("rung"))
+        .join(hands.select(*HAND, *GROUP, "envit_winner"), on=HAND, how="inner")
+        .join(t["seats"].select(*HAND, "seat", "envit_value"), on=[*HAND, "seat"], how="left")
+        .join(answers, on=[*HAND, "seq"], how="left")
+    )
+    called = calls.select(HAND).unique().with_columns(pl.lit(True).alias("called"))
+    parts = [
+        _measure(
+            hands.join(called, on=HAND, how="left"), "call", pl.lit(None, pl.String), pl.len(), count(pl.col("called"))
+        )
+    ]
+    for measure, condition in (
+        ("accepted", pl.col("answer_verb") == "accept"),
+        ("folded", pl.col("answer_verb") == "fold"),
+        ("raised", pl.col("answer_is_call")),
+    ):
+        parts.append(_measure(calls, measure, pl.col("rung"), pl.len(), count(condition), by=["rung"]))
+    opening = calls.sort([*HAND, "seq"]).group_by(HAND).agg(
+        pl.col("team").first().alias("caller_team"), pl.col("envit_value").first().alias("caller_value")
+    )
+    settled = (
+        opening.join(hands.select(*HAND, *GROUP, "envit_winner", "envit_ended_by"), on=HAND, how="inner")
+        .filter(pl.col("envit_winner").is_not_null() & pl.col("caller_value").is_not_null())
+        .with_columns(_band(pl.col("caller_value")).alias("band"),
+                      (pl.col("envit_winner") == pl.col("caller_team")).alias("won"))
+    )  # fmt: skip
+    won = count(pl.col("won"))
+    parts.append(_measure(settled, "caller_won", pl.col("band"), pl.len(), won, by=["band"]))
+    accepted = settled.filter(pl.col("envit_ended_by") == "accept")
+    parts.append(_measure(accepted, "caller_won_accepted", pl.col("band"), pl.len(), won, by=["band"]))
+    known = calls.filter(pl.col("envit_value").is_not_null())
+    bluffs = known.filter(pl.col("envit_value") < bluff_below)
+    parts.append(_measure(known, "bluff", pl.col("rung"), pl.len(), count(pl.col("envit_value") < bluff_below),
+                          by=["rung"]))  # fmt: skip
+    parts.append(_measure(bluffs, "bluff_folded", pl.col("rung"), pl.len(), count(pl.col("answer_verb") == "fold"),
+                          by=["rung"]))  # fmt: skip
+    parts.append(_measure(bluffs, "bluff_won", pl.col("rung"), pl.len(),
+                          count(pl.col("envit_winner") == pl.col("team")), by=["rung"]))  # fmt: skip
+    columns = ["variant", "players", "measure", "level", "n", "count"]
+    rated = _rate_columns(pl.concat([p.select(columns) for p in parts])).with_columns(
+        pl.lit(None, pl.Float64).alias("mean")
+    )
+    stones = pl.concat(
+        [
+            hands.group_by(GROUP).agg(
+                pl.lit("stones").alias("measure"), pl.lit(source).alias("level"), pl.len().cast(pl.Int64).alias("n"),
+                pl.col(column).sum().cast(pl.Int64).alias("count"),
+            )
+            for source, column in (("envit", "envit_stones"), ("tricks", "trick_stones"))
+        ]
+    ).with_columns(
+        pl.lit(None, pl.Float64).alias("rate"), pl.lit(None, pl.Float64).alias("ci_low"),
+        pl.lit(None, pl.Float64).alias("ci_high"), rate("count", "n").alias("mean"),
+    )  # fmt: skip
+    keys = ["variant", "players", "measure", "level"]
+    return _finish(pl.concat([rated, stones.select(rated.columns)]), keys,
+                   [*keys, "n", "count", "rate", "ci_low", "ci_high", "mean"])  # fmt: skip
+
+
+def trut(t: Tables) -> pl.DataFrame:
+    hands = _hands(t).filter(pl.col("petits_team0").is_not_null()).join(
+        t["games"].select("dataset", "game_id", "options"), on=["dataset", "game_id"], how="inner"
+    )
+    events = t["events"].join(hands.select(*HAND, *GROUP), on=HAND, how="inner")
+    truts = events.filter(pl.col("verb") == "trut")
+    no_level = pl.lit(None, pl.String)
+    truted = truts.select(HAND).unique().with_columns(pl.lit(True).alias("truted"))
+    parts = [_measure(hands.join(truted, on=HAND, how="left"), "trut", no_level, pl.len(), count(pl.col("truted")))]
+
+    answers = (
+        _faced_raise(t)
+        .join(truts.select(*HAND, *GROUP, pl.col("seq").alias("raise_seq")), on=[*HAND, "raise_seq"], how="inner")
+        .sort([*HAND, "seq"])
+        .with_columns(pl.int_range(1, pl.len() + 1).over([*HAND, "raise_seq"]).alias("position"))
+    )
+    parts.append(
+        _measure(answers, "fold_by_position", pl.col("position").cast(pl.String), pl.len(),
+                 count(pl.col("verb") == "fold"), by=["position"])
+    )  # fmt: skip
+
+    plays = t["events"].filter(pl.col("kind") == "play").select(
+        *HAND, "trick_no", pl.col("seq").alias("play_seq"), pl.col("seat").alias("play_seat")
+    )
+    trut_rows = truts.select(*HAND, *GROUP, "seq", "seat", "trick_no").join(
+        hands.select(*HAND, "eldest", "dealer", "options"), on=HAND, how="inner"
+    )
+    around = trut_rows.join(plays, on=[*HAND, "trick_no"], how="inner")
+    before = (
+        around.filter(pl.col("play_seq") < pl.col("seq"))
+        .sort("play_seq")
+        .group_by(*HAND, "seq")
+        .agg(
+            pl.col("play_seat").last().alias("last_seat"),
+            (pl.col("play_seat") == pl.col("seat")).any().alias("played_before"),
+        )
+    )
+    after = (
+        around.filter(pl.col("play_seq") > pl.col("seq"))
+        .sort("play_seq")
+        .group_by(*HAND, "seq")
+        .agg(pl.col("play_seat").first().alias("first_seat_after"))
+    )
+    leader_one = (
+        pl.when(pl.col("options").str.contains("dealer_leads=on", literal=True))
+        .then(pl.col("dealer"))
+        .otherwise(pl.col("eldest"))
+    )
+    judged = (
+        trut_rows.join(before, on=[*HAND, "seq"], how="left")
+        .join(after, on=[*HAND, "seq"], how="left")
+        .with_columns(
+            pl.when(pl.col("trick_no").is_null()).then(pl.lit("call"))
+            .when(pl.col("played_before").fill_null(False)).then(pl.lit("out_after_card"))
+            .when(pl.col("last_seat").is_not_null()).then(
+                pl.when(pl.col("seat") == (pl.col("last_seat") + 1) % pl.col("players"))
+                .then(pl.lit("in_turn")).otherwise(pl.lit("out_before_card"))
+            )
+            .when(pl.col("trick_no") == 1).then(
+                pl.when(pl.col("seat") == leader_one).then(pl.lit("in_turn")).otherwise(pl.lit("out_before_card"))
+            )
+            .when(pl.col("first_seat_after").is_null()).then(pl.lit("unknown"))
+            .when(pl.col("seat") == pl.col("first_seat_after")).then(pl.lit("in_turn"))
+            .otherwise(pl.lit("out_before_card"))
+            .alias("timing")
+        )
+    )  # fmt: skip
+    per_trick = judged.group_by(*GROUP, "trick_no").agg(pl.len().cast(pl.Int64).alias("n"))
+    timing = (
+        judged.group_by(*GROUP, "trick_no", "timing")
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .join(per_trick, on=[*GROUP, "trick_no"], how="inner", nulls_equal=True)
+        .with_columns(pl.lit("timing").alias("measure"), pl.col("timing").alias("level"))
+    )
+
+    deciders = (
+        events.filter(pl.col("verb").is_in(["trut", "pass", "hold"]))
+        .sort([*HAND, "seq"])
+        .group_by(HAND)
+        .agg(
+            pl.col("team").first().alias("decider_team"),
+            pl.col("verb").is_in(["trut", "hold"]).any().alias("took"),
+        )
+    )
+    special = hands.filter(pl.col("special").is_not_null()).join(deciders, on=HAND, how="left")
+    void = pl.col("void").fill_null(pl.col("winner_team").is_null())
+    for level, condition in (
+        ("truted", pl.col("took").fill_null(False)),
+        ("passed", pl.col("ended_by") == "pass"),
+        ("folded", pl.col("ended_by") == "fold"),
+        ("decider_won", pl.col("winner_team") == pl.col("decider_team")),
+        ("void", void),
+    ):
+        sample = pl.col("decider_team").is_not_null() | pl.lit(level != "decider_won")
+        parts.append(
+            special.group_by(*GROUP, "special")
+            .agg(count(sample).alias("n"), count(condition).alias("count"))
+            .with_columns(pl.col("special").alias("measure"), pl.lit(level).alias("level"))
+        )
+
+    not_fortial = ~pl.col("special").fill_null("").is_in(["fortial", "fortial_both"])
+    choices = events.join(hands.select(*HAND, "special"), on=HAND, how="inner")
+    holds = choices.filter(pl.col("verb").is_in(["hold", "pass"]) & not_fortial)
+    sings = choices.filter(pl.col("verb").is_in(["sing", "nosing"]))
+    parts.append(_measure(holds, "hold", no_level, pl.len(), count(pl.col("verb") == "hold")))
+    parts.append(_measure(sings, "sing", no_level, pl.len(), count(pl.col("verb") == "sing")))
+    asks = events.filter(pl.col("verb") == "ask")
+    ask_total = asks.group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("n"))
+    parts.append(
+        asks.group_by(*GROUP, "arg")
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .join(ask_total, on=GROUP, how="inner")
+        .with_columns(pl.lit("chanson_cards").alias("measure"), pl.col("arg").alias("level"))
+    )
+    columns = ["variant", "players", "measure", "level", "trick_no", "n", "count"]
+    no_trick = pl.lit(None, pl.Int64).alias("trick_no")
+    frames = [p.with_columns(no_trick).select(columns) for p in parts] + [timing.select(columns)]
+    keys = ["variant", "players", "measure", "level", "trick_no"]
+    return _finish(_rate_columns(pl.concat(frames)), keys, [*keys, "n", "count", "rate", "ci_low", "ci_high"])
+
+
+def french(t: Tables) -> pl.DataFrame:
+    hands = _hands(t).filter(pl.col("redeals").is_not_null())
+    events = t["events"].join(hands.select(*HAND, *GROUP, "winner_team"), on=HAND, how="inner")
+    no_size = pl.lit(None, pl.Int64)
+    parts = [_measure(hands, "redeal", no_size, pl.len(), count(pl.col("redeals") > 0))]
+    requests = events.filter(pl.col("verb").is_in(["redeal", "refuse"]))
+    parts.append(
+        _measure(requests, "redeal_refused", no_size, count(pl.col("verb") == "redeal"),
+                 count(pl.col("verb") == "refuse"))
+    )  # fmt: skip
+    raises = (
+        events.filter(pl.col("verb") == "raise")
+        .sort([*HAND, "seq"])
+        .with_columns(pl.col("stake_after").shift(1).over(HAND).alias("pending"))
+        .with_columns(
+            (
+                pl.col("stake_after")
+                - pl.when(pl.col("answers")).then(pl.col("pending")).otherwise(pl.col("stake_before"))
+            ).alias("size"),
+            (pl.col("arg") == "reste").alias("is_reste"),
+        )
+    )  # fmt: skip
+    numbered = raises.filter(~pl.col("is_reste"))
+    sizes = (
+        numbered.group_by(*GROUP, "size")
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .join(numbered.group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("n")), on=GROUP, how="inner")
+        .with_columns(pl.lit("raise_size").alias("measure"))
+        .rename({"size": "level"})
+    )
+    parts.append(sizes)
+    parts.append(_measure(raises, "reste", no_size, pl.len(), count(pl.col("is_reste"))))
+    outcomes = (
+        _faced_raise(t)
+        .group_by(*HAND, "raise_seq")
+        .agg(
+            (pl.col("verb") == "fold").all().alias("all_folded"),
+            ((pl.col("verb") == "accept") | (pl.col("kind") == "play")).any().alias("accepted"),
+            (pl.col("kind") == "raise").any().alias("raised"),
+        )
+        .rename({"raise_seq": "seq"})
+    )
+    restes = (
+        raises.filter(pl.col("is_reste"))
+        .join(outcomes, on=[*HAND, "seq"], how="left")
+        .with_columns(
+            pl.col("all_folded").fill_null(False).alias("folded"),
+            pl.col("accepted").fill_null(False),
+            pl.col("raised").fill_null(False),
+            (~pl.col("all_folded")).fill_null(False).alias("played_on"),
+            (pl.col("winner_team") == pl.col("team")).alias("raiser_won"),
+        )
+    )
+    for measure, condition in (
+        ("reste_accepted", pl.col("accepted")),
+        ("reste_folded", pl.col("folded")),
+        ("reste_raised", pl.col("raised")),
+    ):
+        parts.append(_measure(restes, measure, no_size, pl.len(), count(condition)))
+    parts.append(
+        _measure(restes, "reste_won", no_size, count(pl.col("played_on")),
+                 count(pl.col("played_on") & pl.col("raiser_won")))
+    )  # fmt: skip
+    columns = ["variant", "players", "measure", "size", "n", "count"]
+    frames = [p.rename({"level": "size"}).select(columns) for p in parts]
+    keys = ["variant", "players", "measure", "size"]
+    return _finish(_rate_columns(pl.concat(frames)), keys, [*keys, "n", "count", "rate", "ci_low", "ci_high"])
+
+
+def void_hands(t: Tables) -> pl.DataFrame:
+    void = pl.col("void").fill_null(pl.col("winner_team").is_null())
+    per_group = _hands(t).group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("hands"), count(void).alias("void_hands"))
+    low, high = wilson("void_hands", "hands")
+    result = per_group.with_columns(
+        rate("void_hands", "hands").alias("void_rate"), low.alias("ci_low"), high.alias("ci_high")
+    )
+    return _finish(result, GROUP, ["variant", "players", "hands", "void_hands", "void_rate", "ci_low", "ci_high"])
+
+
+def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
+    games = t["games"].group_by(GROUP).agg(
+        pl.col("sides").max(), pl.col("unit").min(), count(pl.col("complete")).alias("games")
+    )
+    hands = _hands(t).join(t["games"].select("dataset", "game_id", "complete"), on=["dataset", "game_id"])
+    first = pl.col("trick1_winner")
+    winner = pl.col("winner_team")
+    trick_columns = ["trick1_winner", "trick2_winner", "trick3_winner"]
+    hand_figures = hands.group_by(GROUP).agg(
+        pl.len().cast(pl.Int64).alias("hands"),
+        count(pl.col("complete")).alias("complete_hands"),
+        count(first >= 0).alias("first_trick_hands"),
+        count((first >= 0) & (winner == first)).alias("won_by_first"),
+        count((first >= 0) & winner.is_not_null() & (winner != first)).alias("won_by_other"),
+        count(winner.is_not_null()).alias("decided_hands"),
+        count(winner == pl.col("eldest_team")).alias("eldest_wins"),
+        pl.sum_horizontal([pl.col(c).is_not_null().sum() for c in trick_columns]).cast(pl.Int64).alias("tricks"),
+        pl.sum_horizontal([(pl.col(c) == -1).sum() for c in trick_columns]).cast(pl.Int64).alias("tied_tricks"),
+    )
+    faced = _faced_raise(t).join(t["games"].select("dataset", "game_id", *GROUP), on=["dataset", "game_id"])
+    fold_figures = faced.group_by(GROUP).agg(
+        pl.len().cast(pl.Int64).alias("facing"), count(pl.col("verb") == "fold").alias("folds")
+    )
+    outcomes = (
+        faced.group_by(*HAND, "raise_seq")
+        .agg((pl.col("verb") == "fold").all().alias("all_folded"))
+        .rename({"raise_seq": "seq"})
+    )
+    bluff = pl.col("strength_pct") < threshold
+    bluff_figures = (
+        t["events"].filter(pl.col("kind") == "raise")
+        .join(t["seats"].filter(pl.col("strength_pct").is_not_null()).select(*HAND, "seat", "strength_pct"),
+              on=[*HAND, "seat"], how="inner")
+        .join(outcomes, on=[*HAND, "seq"], how="left")
+        .join(t["games"].select("dataset", "game_id", *GROUP), on=["dataset", "game_id"])
+        .group_by(GROUP)
+        .agg(
+            pl.len().cast(pl.Int64).alias("raises"),
+            count(bluff).alias("bluffs"),
+            count(bluff & pl.col("all_folded")).alias("bluffs_folded"),
+        )
+    )  # fmt: skip
+    counts = [
+        "hands", "complete_hands", "first_trick_hands", "won_by_first", "won_by_other", "decided_hands",
+        "eldest_wins", "tricks", "tied_tricks", "raises", "bluffs", "bluffs_folded", "facing", "folds",
+    ]  # fmt: skip
+    figures = (
+        games.join(hand_figures, on=GROUP, how="left")
+        .join(bluff_figures, on=GROUP, how="left")
+        .join(fold_figures, on=GROUP, how="left")
+        .with_columns(pl.col(c).fill_null(0) for c in counts)
+    )
+    rates = {
+        "first_trick": ("won_by_first", "first_trick_hands", "first_trick_win_rate"),
+        "bluff": ("bluffs", "raises", "bluff_rate"),
+        "bluff_success": ("bluffs_folded", "bluffs", "bluff_success_rate"),
+        "fold": ("folds", "facing", "fold_rate"),
+        "mano": ("eldest_wins", "decided_hands", "mano_win_rate"),
+        "tie": ("tied_tricks", "tricks", "tie_rate"),
+    }
+    columns = []
+    for prefix, (k, n, name) in rates.items():
+        low, high = wilson(k, n)
+        columns += [rate(k, n).alias(name), low.alias(f"{prefix}_ci_low"), high.alias(f"{prefix}_ci_high")]
+    result = figures.with_columns(
+        *columns,
+        rate("complete_hands", "games").alias("mean_hands_per_game"),
+        (rate("won_by_first", "first_trick_hands") - rate("won_by_other", "first_trick_hands")).alias(
+            "first_trick_value"
+        ),
+    ).with_columns((pl.col("mano_win_rate") - 1.0 / pl.col("sides")).alias("mano_edge"))
+    return _finish(result, GROUP, list(_COMPARISON_COLUMNS))
+
+
+_COMPARISON_COLUMNS = (
+    "variant", "players", "sides", "unit", "games", "hands", "mean_hands_per_game",
+    "first_trick_hands", "first_trick_win_rate", "first_trick_ci_low", "first_trick_ci_high", "first_trick_value",
+    "raises", "bluffs", "bluff_rate", "bluff_ci_low", "bluff_ci_high",
+    "bluffs_folded", "bluff_success_rate", "bluff_success_ci_low", "bluff_success_ci_high",
+    "facing", "folds", "fold_rate", "fold_ci_low", "fold_ci_high",
+    "decided_hands", "eldest_wins", "mano_win_rate", "mano_ci_low", "mano_ci_high", "mano_edge",
+    "tricks", "tied_tricks", "tie_rate", "tie_ci_low", "tie_ci_high",
+)  # fmt: skip
+
+
 CHECKS: dict[str, Callable[..., pl.DataFrame]] = {
     "first_trick_value": first_trick_value,
     "bluff_success": bluff_success,
@@ -384,6 +821,11 @@ CHECKS: dict[str, Callable[..., pl.DataFrame]] = {
     "tie_frequency": tie_frequency,
     "strength_curve": strength_curve,
     "raise_rates": raise_rates,
+    "envit": envit,
+    "trut": trut,
+    "french": french,
+    "void_hands": void_hands,
+    "variant_comparison": variant_comparison,
 }
 
 
@@ -540,4 +982,528 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
     for number, batches in enumerate(parts):
         store.write_part(root, number, batches)
     store.write_manifest(root, {"source": "synthetic", "seed": seed, "games": games})
+    return root
+
+
+# --- synthetic data for every variant family --------------------------------------------------------
+# Random hands of french, trut (2, 3 and 4 players) and valencian games, shaped like their engines'
+# output, to exercise every statistic's variant paths before real datasets of these variants exist:
+#
+# - trut: truts in and out of turn, before and after the truter's card, in every trick and at the
+#   fortial or a trut d'office (trick_no null); answers seat by seat from the eldest (two sides: up to the
+#   first "see"; three sides: both answer, a folder leaves the hand); petits and longs; the fortial (pass
+#   or trut), trut d'office hands (special 'trut_office': an obliged trut, sometimes after la chanson;
+#   'tenir': hold/pass; 'chanson': sing, nosing, ask N, discard, then an obliged trut), as the regional
+#   engines name them; void hands; option dealer_leads.
+# - valencian: the envit (envit, torne, falta, envit-falta; accepted, folded, raised, never answered),
+#   called on a seat's turn or in answer to a truc; envit answers recorded either as the engine does
+#   (kind 'envit_answer', answers false) or as the brief assumes (kind 'answer', answers true), chosen
+#   per game; the truc ladder up to joc fora; stones, envit points and cames; unknown envit values.
+# - french: redeal requests agreed or refused, raises to any number and to the reste, raises in answer,
+#   plays that accept, void hands.
+# The play is not the variants' real play: only the columns' meanings are kept.
+
+_ENVIT_NEXT = {None: ("envit", "envit-falta"), "envit": ("torne", "falta"), "torne": ("falta",)}
+_ENVIT_VALUES = (1, 3, 4, 5, 6, 7, 20, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33)
+_TRUC_VERBS = {2: "truc", 3: "retruc", 4: "quatre-val", 5: "joc-fora"}
+_FAMILY_SHAPES = (("trut", 2), ("trut", 3), ("trut", 4), ("valencian", 2), ("valencian", 4), ("french", 2),
+                  ("french", 4))  # fmt: skip
+_UNITS = {"trut": "longs", "valencian": "cames", "french": "points"}
+
+
+def full_row(schema: Any, values: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A row of ``schema`` from column values by name (absent columns are null)."""
+    unknown = set(values) - set(schema.names)
+    if unknown:
+        raise KeyError(f"not columns of the table: {sorted(unknown)}")
+    return tuple(values.get(name) for name in schema.names)
+
+
+class _FamilyHand:
+    """One synthetic hand of a variant family: its events, and the hand's columns as a dict."""
+
+    def __init__(self, rng: random.Random, game_id: int, hand_no: int, players: int, dealer: int,
+                 options: Mapping[str, str]) -> None:  # fmt: skip
+        self.rng = rng
+        self.game_id = game_id
+        self.hand_no = hand_no
+        self.n = players
+        self.sides = 3 if players == 3 else 2
+        self.dealer = dealer
+        self.eldest = (dealer + 1) % players
+        self.options = options
+        self.events: list[tuple[Any, ...]] = []
+        self.stake = 1
+        self.trick_no: int | None = None
+        self.all_tied = rng.random() < 1 / 16
+
+    def team(self, seat: int) -> int:
+        return seat if self.sides == 3 else seat % 2
+
+    def order_from(self, seat: int) -> list[int]:
+        return [(seat + k) % self.n for k in range(self.n)]
+
+    def event(
+        self,
+        seat: int | None,
+        verb: str,
+        kind: str,
+        *,
+        arg: str | None = None,
+        answers: bool = False,
+        could_raise: bool = False,
+        stake_after: int | None = None,
+        trick_no: Any = "current",
+    ) -> None:
+        """Record an action; ``trick_no`` defaults to the trick in progress (None: before play)."""
+        trick = self.trick_no if trick_no == "current" else trick_no
+        self.events.append(
+            (self.game_id, self.hand_no, len(self.events), seat, None if seat is None else self.team(seat), verb,
+             arg, kind, answers, could_raise, trick, self.stake, self.stake if stake_after is None else stake_after)
+        )  # fmt: skip
+
+    def trick_result(self, playing: Sequence[int]) -> int:
+        """A trick's winner among the sides of ``playing`` seats, or -1 (a tie) one time in six; every
+        trick of one hand in sixteen is tied (a void hand in french and the trut family)."""
+        if self.all_tied or self.rng.random() < 1 / 6:
+            return -1
+        return self.team(self.rng.choice(list(playing)))
+
+    def hand_winner(self, tricks: Sequence[int]) -> int | None:
+        """Most tricks won; the first decisive trick breaks equal counts; all tied: None (void)."""
+        won = [t for t in tricks if t >= 0]
+        if not won:
+            return None
+        best = max(won.count(side) for side in set(won))
+        return next(t for t in won if won.count(t) == best)
+
+    def hand_over(self, tricks: Sequence[int]) -> bool:
+        won = [t for t in tricks if t >= 0]
+        return len(tricks) == 3 or any(won.count(side) >= 2 for side in set(won)) or (
+            len(tricks) == 2 and len(won) == 1 and tricks[0] >= 0
+        )
+
+
+class _TrutHand(_FamilyHand):
+    def play(self) -> dict[str, Any]:
+        rng, n = self.rng, self.n
+        self.event(None, "dealt", "deal", trick_no=None)
+        special = rng.choice([None, None, None, None, None, "fortial", "trut_office", "tenir", "chanson"])
+        truter: int | None = None
+        folded: list[int] = []
+        seen: list[int] = []
+        ended_by = "tricks"
+        decider_side = self.team(rng.randrange(n))
+        deciders = [s for s in self.order_from(self.eldest) if self.team(s) == decider_side]
+        if special == "chanson" or (special == "trut_office" and rng.random() < 0.3):  # la chanson first
+            singers = self.order_from(self.eldest)
+            answers = [rng.random() < 0.7 for _ in singers]
+            for seat, sings in zip(singers, answers, strict=True):
+                self.event(seat, "sing" if sings else "nosing", "choice", trick_no=None)
+                if not sings:
+                    break
+            if all(answers):
+                self.event(self.eldest, "ask", "choice", arg=str(rng.choice([1, 2, 3])), trick_no=None)
+                if rng.random() < 0.3:
+                    self.event(self.eldest, "ask", "choice", arg=str(rng.choice([1, 2])), trick_no=None)
+                for seat in singers:
+                    self.event(seat, "discard", "choice", arg="??", trick_no=None)
+        if special is not None:
+            style = "hold" if special == "tenir" else "call"
+            for seat in deciders:
+                if style == "hold":
+                    took = rng.random() < 0.5
+                    self.event(seat, "hold" if took else "pass", "choice", trick_no=None)
+                else:
+                    took = special != "fortial" or rng.random() < 0.6
+                    if took:
+                        truter = seat
+                        self.event(seat, "trut", "raise", could_raise=True, stake_after=3, trick_no=None)
+                    else:
+                        self.event(seat, "pass", "choice", could_raise=True, trick_no=None)
+                if took:
+                    break
+            else:
+                ended_by = "pass"
+            if truter is not None:
+                ended_by = self.answer_trut(truter, folded, seen, trick_no=None)
+        tricks: list[int] = []
+        leader = self.dealer if self.options.get("dealer_leads") == "on" else self.eldest
+        while ended_by == "tricks" and not (tricks and self.hand_over(tricks)):
+            self.trick_no = len(tricks) + 1
+            played: list[int] = []
+            for seat in self.order_from(leader):
+                if seat in folded and self.sides == 3:
+                    continue
+                if truter is None and special is None and rng.random() < 0.12:
+                    candidates = [s for s in range(n) if not (self.sides == 3 and s in folded)]
+                    truter = seat if rng.random() < 0.5 else rng.choice(candidates)
+                    self.event(truter, "trut", "raise", could_raise=True, stake_after=3)
+                    ended_by = self.answer_trut(truter, folded, seen)
+                    if ended_by != "tricks":
+                        break
+                    if seat in folded and self.sides == 3:
+                        continue
+                self.event(seat, "play", "play", arg="7h", could_raise=truter is None and special is None)
+                played.append(seat)
+            if ended_by != "tricks":
+                break
+            playing = [s for s in range(n) if not (self.sides == 3 and s in folded)]
+            tricks.append(self.trick_result(playing))
+            leader = rng.choice(playing)
+        return self.score(special, truter, folded, seen, ended_by, tricks, decider_side)
+
+    def answer_trut(self, truter: int, folded: list[int], seen: list[int], trick_no: Any = "current") -> str:
+        """The truter's opponents answer one by one from the eldest; returns how the hand goes on."""
+        opponents = [s for s in self.order_from(self.eldest) if self.team(s) != self.team(truter)]
+        if self.rng.random() < 0.03:
+            return "cut"  # the record stops before any answer
+        for seat in opponents:
+            sees = self.rng.random() < 0.5
+            (seen if sees else folded).append(seat)
+            stake = 3 * max(1, len(seen)) if sees or seen else self.stake
+            self.event(seat, "accept" if sees else "fold", "answer", answers=True, stake_after=stake,
+                       trick_no=trick_no)  # fmt: skip
+            if sees:
+                self.stake = stake
+            if sees and self.sides == 2:
+                break
+        return "tricks" if seen else "fold"
+
+    def score(self, special: str | None, truter: int | None, folded: list[int], seen: list[int], ended_by: str,
+              tricks: list[int], decider_side: int) -> dict[str, Any]:  # fmt: skip
+        petits = [0] * self.sides
+        longs = [0] * self.sides
+        winner: int | None = None
+        void = False
+        if ended_by == "cut":
+            ended_by = "tricks"
+        elif ended_by == "pass":
+            for side in range(self.sides):
+                if side != decider_side:
+                    petits[side] += 1
+        elif ended_by == "fold":
+            assert truter is not None
+            winner = self.team(truter)
+            petits[winner] += len(folded)
+        else:
+            winner = self.hand_winner(tricks) if tricks else None
+            void = bool(tricks) and winner is None
+            if winner is not None:
+                if seen or special in ("trut_office", "tenir", "chanson"):
+                    longs[winner] += max(1, len(seen))
+                else:
+                    petits[winner] += 1
+                if truter is not None and self.sides == 3:
+                    petits[self.team(truter)] += len(folded)
+        values = {
+            "ended_by": ended_by,
+            "winner_team": winner,
+            "stake": self.stake,
+            "tricks": tricks,
+            "void": void,
+            "special": special,
+            "trut_seat": truter,
+            "points": [p + 3 * lg for p, lg in zip(petits, longs, strict=True)],
+        }
+        for side in range(self.sides):
+            values[f"petits_team{side}"] = petits[side]
+            values[f"longs_team{side}"] = longs[side]
+        return values
+
+
+class _ValencianHand(_FamilyHand):
+    def play(self, brief_convention: bool, stones: list[int]) -> dict[str, Any]:
+        rng, n = self.rng, self.n
+        self.envit_values = [None if rng.random() < 0.05 else rng.choice(_ENVIT_VALUES) for _ in range(n)]
+        self.event(None, "dealt", "deal", trick_no=None)
+        self.brief = brief_convention
+        self.envit: tuple[str, int, int] | None = None  # (ended_by, stake, caller's team)
+        self.envit_done = False
+        self.last_call: str | None = None
+        self.folded_by: int | None = None
+        self.cut = False
+        self.last_raiser: int | None = None
+        tricks: list[int] = []
+        leader = self.eldest
+        first_card = set()
+        while self.folded_by is None and not self.cut and not (tricks and self.hand_over(tricks)):
+            self.trick_no = len(tricks) + 1
+            for seat in self.order_from(leader):
+                if seat not in first_card and not self.envit_done and rng.random() < 0.25:
+                    self.call_envit(seat)
+                if self.cut:
+                    break
+                if self.stake < 5 and self.last_raiser != self.team(seat) and rng.random() < 0.2:
+                    self.raise_truc(seat)
+                    if self.folded_by is not None or self.cut:
+                        break
+                verb = "cover" if rng.random() < 0.1 else "play"
+                self.event(seat, verb, "play", arg="4o", could_raise=self.stake < 5)
+                first_card.add(seat)
+            if self.folded_by is not None or self.cut:
+                break
+            tricks.append(self.trick_result(range(n)))
+            leader = rng.randrange(n)
+        if self.folded_by is not None:
+            winner: int | None = 1 - self.folded_by
+            ended_by = "fold"
+        elif tricks:
+            winner = self.hand_winner(tricks)
+            winner = self.team(self.eldest) if winner is None else winner
+            ended_by = "tricks"
+        else:
+            winner, ended_by = None, "tricks"
+        points = [0, 0]
+        values: dict[str, Any] = {}
+        if self.envit is not None:
+            how, stake, caller = self.envit
+            if how == "fold":
+                envit_winner = caller
+            else:
+                known = [(v if v is not None else -1, -k) for k, v in enumerate(self.values_from_eldest())]
+                best = max(known)
+                envit_winner = self.team((self.eldest - best[1]) % n)
+            stake = stake if stake > 0 else 18 - stones[1 - envit_winner] // 2
+            envit_points = min(stake, 18 - stones[1 - envit_winner])
+            points[envit_winner] += envit_points
+            values.update(envit_stake=stake, envit_winner=envit_winner, envit_points=envit_points,
+                          envit_ended_by="accept" if how == "accept" else "fold")  # fmt: skip
+        if winner is not None:
+            points[winner] += self.stake if self.stake < 5 else 9
+        joc_fora = self.stake == 5 and ended_by == "tricks"
+        values.update(ended_by=ended_by, winner_team=winner, stake=self.stake, tricks=tricks, void=False,
+                      special="joc_fora" if joc_fora else None, points=points)  # fmt: skip
+        return values
+
+    def values_from_eldest(self) -> list[int | None]:
+        return [self.envit_values[s] for s in self.order_from(self.eldest)]
+
+    def call_envit(self, seat: int) -> None:
+        """``seat`` opens the envit; the next opponent answers; calls may go up the ladder."""
+        caller = seat
+        verb = self.rng.choice(_ENVIT_NEXT[None])
+        fold_value = {"envit": 1, "envit-falta": 1, "torne": 2, "falta": 2}
+        accept_value = {"envit": 2, "torne": 4, "envit-falta": -1, "falta": -1}
+        self.envit_done = True
+        while True:
+            self.event(caller, verb, "envit", could_raise=self.stake < 5, answers=self.brief and verb != self.last_call
+                       and self.last_call is not None)  # fmt: skip
+            self.last_call = verb
+            if self.rng.random() < 0.03:
+                self.cut = True
+                return
+            answerer = (caller + 1) % self.n
+            choice = self.rng.random()
+            kind, answers = ("answer", True) if self.brief else ("envit_answer", False)
+            if choice < 0.3 and verb in _ENVIT_NEXT:
+                caller, verb = answerer, self.rng.choice(_ENVIT_NEXT[verb])
+                continue
+            if choice < 0.6:
+                self.event(answerer, "fold", kind, answers=answers)
+                self.envit = ("fold", fold_value[verb], self.team(caller))
+            else:
+                self.event(answerer, "accept", kind, answers=answers)
+                self.envit = ("accept", accept_value[verb], self.team(caller))
+            return
+
+    def raise_truc(self, seat: int, answering: bool = False) -> None:
+        proposed = self.stake + 1
+        self.event(seat, _TRUC_VERBS[proposed], "raise", answers=answering, could_raise=True, stake_after=proposed)
+        self.last_raiser = self.team(seat)
+        if self.rng.random() < 0.03:
+            self.cut = True
+            return
+        answerer = (seat + 1) % self.n
+        if not self.envit_done and self.rng.random() < 0.3:  # the answerer calls the envit first
+            self.call_envit(answerer)
+            if self.cut:
+                return
+        choice = self.rng.random()
+        if choice < 0.3:
+            self.event(answerer, "fold", "answer", answers=True, could_raise=proposed < 5)
+            self.folded_by = self.team(answerer)
+        elif choice < 0.45 and proposed < 5:
+            self.stake = proposed
+            self.raise_truc(answerer, answering=True)
+        else:
+            self.event(answerer, "accept", "answer", answers=True, could_raise=proposed < 5, stake_after=proposed)
+            self.stake = proposed
+
+
+class _FrenchHand(_FamilyHand):
+    def play(self, need: Sequence[int]) -> dict[str, Any]:
+        rng, n = self.rng, self.n
+        self.event(None, "dealt", "deal", trick_no=None)
+        redeals = 0
+        while rng.random() < 0.25:
+            self.event(self.eldest, "redeal", "choice", could_raise=True, trick_no=None)
+            opponents = [s for s in self.order_from(self.eldest) if self.team(s) != self.team(self.eldest)]
+            refused = False
+            for seat in opponents:
+                if rng.random() < 0.3:
+                    self.event(seat, "refuse", "choice", trick_no=None)
+                    refused = True
+                    break
+                self.event(seat, "accept", "choice", trick_no=None)
+            if refused:
+                break
+            redeals += 1
+            self.event(None, "dealt", "deal", trick_no=None)
+        self.need = need
+        self.last_raiser: int | None = None
+        self.folded_by: int | None = None
+        self.cut = False
+        tricks: list[int] = []
+        leader = self.eldest
+        while self.folded_by is None and not self.cut and not (tricks and self.hand_over(tricks)):
+            self.trick_no = len(tricks) + 1
+            for seat in self.order_from(leader):
+                answering_play = False
+                if self.last_raiser != self.team(seat) and self.stake < 12 and rng.random() < 0.2:
+                    answering_play = self.raise_to(seat)
+                    if self.folded_by is not None or self.cut:
+                        break
+                self.event(seat, "play", "play", arg="8h", answers=answering_play, could_raise=self.stake < 12)
+            if self.folded_by is not None or self.cut:
+                break
+            tricks.append(self.trick_result(range(n)))
+            leader = rng.randrange(n)
+        values: dict[str, Any] = {"redeals": redeals}
+        points = [0, 0]
+        if self.folded_by is not None:
+            winner: int | None = 1 - self.folded_by
+            points[winner] = self.stake
+            ended_by = "fold"
+        else:
+            winner = self.hand_winner(tricks) if tricks else None
+            if winner is not None:
+                points[winner] = self.stake
+            ended_by = "tricks"
+        values.update(ended_by=ended_by, winner_team=winner, stake=self.stake, tricks=tricks,
+                      void=bool(tricks) and winner is None, points=points)  # fmt: skip
+        return values
+
+    def raise_to(self, seat: int, answering: bool = False) -> bool:
+        """``seat`` raises; returns True when the answer is left to the answerer's next card (a play that
+        accepts)."""
+        rng = self.rng
+        team = self.team(seat)
+        base = self.stake
+        reste = rng.random() < 0.15 or self.need[team] <= base + 1
+        proposed = self.need[team] if reste else base + rng.choice([1, 1, 2, 3])
+        proposed = max(proposed, base + 1)
+        self.event(seat, "raise", "raise", arg="reste" if reste else str(proposed), answers=answering,
+                   could_raise=True, stake_after=proposed)  # fmt: skip
+        self.last_raiser = team
+        if rng.random() < 0.03:
+            self.cut = True
+            return False
+        answerer = (seat + 1) % self.n
+        choice = rng.random()
+        if choice < 0.3:
+            self.event(answerer, "fold", "answer", answers=True, could_raise=True)
+            self.folded_by = self.team(answerer)
+        elif choice < 0.45 and proposed < 12:
+            self.stake = proposed
+            self.raise_to(answerer, answering=True)
+        elif choice < 0.8 or answerer != (seat + 1) % self.n:
+            self.event(answerer, "accept", "answer", answers=True, could_raise=True, stake_after=proposed)
+            self.stake = proposed
+        else:
+            self.stake = proposed
+            return True
+        return False
+
+
+_FAMILIES: dict[str, type[_FamilyHand]] = {"trut": _TrutHand, "valencian": _ValencianHand, "french": _FrenchHand}
+
+
+def write_synthetic_variants(root: Path, seed: int, games: int = 90) -> Path:
+    """A random but consistent dataset of trut (2, 3, 4 players), valencian and french games at ``root``,
+    in two parts, every variant column filled as its family's engine fills it (see the comment above)."""
+    rng = random.Random(seed)
+    parts = [store.new_batches(), store.new_batches()]
+    for game_id in range(games):
+        batches = parts[0] if game_id < games // 2 else parts[1]
+        variant, players = _FAMILY_SHAPES[game_id % len(_FAMILY_SHAPES)]
+        options = {"players": str(players)}
+        if variant == "trut":
+            options["dealer_leads"] = rng.choice(["off", "on"])
+        sides = 3 if players == 3 else 2
+        score = [0] * sides
+        tokens = {"petits": [0] * sides, "longs": [0] * sides}
+        stones = [0, 0]
+        brief = rng.random() < 0.5
+        dealer = rng.randrange(players)
+        first_dealer = dealer
+        n_hands = rng.randint(1, 9)
+        for hand_no in range(1, n_hands + 1):
+            hand = _FAMILIES[variant](rng, game_id, hand_no, players, dealer, options)
+            before = list(score)
+            if isinstance(hand, _TrutHand):
+                values = hand.play()
+                for side in range(sides):
+                    petits = tokens["petits"][side] + values[f"petits_team{side}"]
+                    longs = tokens["longs"][side] + values[f"longs_team{side}"] + petits // 3
+                    tokens["petits"][side], tokens["longs"][side] = petits % 3, longs
+                    values[f"petits_after_team{side}"] = petits % 3
+                    values[f"longs_after_team{side}"] = longs
+                score = list(tokens["longs"])
+            elif isinstance(hand, _ValencianHand):
+                values = hand.play(brief, stones)
+                for side in range(2):
+                    stones[side] += values["points"][side]
+                    if stones[side] >= 18:
+                        score[side] += 1
+                        stones = [0, 0]
+                values["cames_after_team0"], values["cames_after_team1"] = score
+            else:
+                assert isinstance(hand, _FrenchHand)
+                values = hand.play([max(1, 12 - s) for s in score])
+                score = [s + p for s, p in zip(score, values["points"], strict=True)]
+            points = values.pop("points")
+            tricks = values.pop("tricks")
+            trick_cols = [*tricks, None, None, None][:3]
+            hand_values = {
+                "game_id": game_id, "hand_no": hand_no, "dealer": dealer, "eldest": hand.eldest,
+                "eldest_team": hand.team(hand.eldest), "cards_dealt": 3,
+                "score_before_team0": before[0], "score_before_team1": before[1],
+                "tricks_played": len(tricks), "trick1_winner": trick_cols[0], "trick2_winner": trick_cols[1],
+                "trick3_winner": trick_cols[2], "tie_rule": None,
+                "points_team0": points[0], "points_team1": points[1],
+                **values,
+            }  # fmt: skip
+            if sides == 3:
+                hand_values.update(points_team2=points[2], score_before_team2=before[2])
+            batches["hands"].append(full_row(store.HANDS, hand_values))
+            for row in hand.events:
+                batches["events"].append(row)
+            for seat in range(players):
+                roll = rng.random()
+                pct = None if roll < 0.06 else (1.0 if roll < 0.08 else (0.0 if roll < 0.1 else rng.random()))
+                envit = hand.envit_values[seat] if isinstance(hand, _ValencianHand) else None
+                batches["seats"].append(
+                    full_row(store.SEATS, {
+                        "game_id": game_id, "hand_no": hand_no, "seat": seat, "team": hand.team(seat),
+                        "policy": "random", "cards": "?? ?? ??", "strength": None if pct is None else pct * 0.9,
+                        "strength_pct": pct, "envit_value": envit,
+                    })
+                )  # fmt: skip
+            dealer = (dealer + 1) % players
+        complete = rng.random() < 0.9
+        best = max(score)
+        batches["games"].append(
+            full_row(store.GAMES, {
+                "game_id": game_id, "variant": variant, "players": players,
+                "options": " ".join(f"{k}={v}" for k, v in sorted(options.items())), "seed": seed * 1000 + game_id,
+                "first_dealer": first_dealer, "hands": n_hands, "complete": complete,
+                "winner_team": score.index(best) if complete else None, "score_team0": score[0],
+                "score_team1": score[1], "source": "synthetic", "sides": sides,
+                "score_team2": score[2] if sides == 3 else None, "unit": _UNITS[variant],
+            })
+        )  # fmt: skip
+    for number, batches in enumerate(parts):
+        store.write_part(root, number, batches)
+    store.write_manifest(root, {"source": "synthetic-variants", "seed": seed, "games": games})
     return root

@@ -4,10 +4,14 @@
 -- stakes raised to by a seat of known strength get a row.
 -- Population: events rows with kind = 'raise' whose raising seat has a known strength_pct (seats
 -- joined on dataset, game_id, hand_no, seat). Raises by seats of unknown strength are left out
--- entirely. A bluff is such a raise with strength_pct < $threshold. The answer to a raise is the
--- next events row of the same hand (higher seq) with answers = true; a raise may have none (a record
--- that stops early), then the bluff is neither folded nor called. Void hands stay in: a called bluff
--- in a void hand counts as called but not as won.
+-- entirely. A bluff is such a raise with strength_pct < $threshold. The answers to a raise are the
+-- rows of int_raise_answers (answers = true, envit rows left out) that face it: each answer faces the
+-- latest raise of the same hand before it (lower seq), so a raise made in answer answers the raise
+-- before it. Usually one answer; in the trut family the opponents answer one by one (one "see" is
+-- enough). A raise is folded when it has answers and every one is a fold, called when one of them is
+-- not a fold; a raise without answers (a record that stops early) is neither. Void hands stay in: a
+-- called bluff in a void hand counts as called but not as won. With 3 sides the other sides' points
+-- are their mean per side.
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -16,15 +20,16 @@
 --   bluffs                     those with strength_pct < $threshold
 --   bluff_rate                 bluffs / raises
 --   bluff_ci_low, bluff_ci_high             its 95% Wilson interval
---   folded                     bluffs whose answer's verb is 'fold'
+--   folded                     bluffs all of whose answers are folds
 --   success_rate               folded / bluffs (NULL when no bluffs)
 --   success_ci_low, success_ci_high         its 95% Wilson interval
---   called                     bluffs whose answer is not a fold (accept, play, or a raise back)
+--   called                     bluffs with an answer that is not a fold (accept, play, a raise back)
 --   called_won                 called bluffs whose hand's winner_team is the bluffer's team
 --   called_won_rate            called_won / called (NULL when none called)
 --   called_won_ci_low, called_won_ci_high   its 95% Wilson interval
---   net_points_per_bluff       mean over bluffs of (points of the bluffer's team - points of the
---                              other team) in the hand (NULL when no bluffs)
+--   net_points_per_bluff       mean over bluffs of (points of the bluffer's side - mean points of the
+--                              other sides) in the hand, in the variant's per-hand unit (NULL when
+--                              no bluffs)
 --
 -- Parameters
 --   $threshold   double in [0, 1], default 0.33: strength_pct below which a raise is a bluff.
@@ -32,7 +37,7 @@
 with
 
 games as (
-    select dataset, game_id, variant, players
+    select dataset, game_id, variant, players, sides
     from stg_games
 ),
 
@@ -50,23 +55,45 @@ raises as (
     where events.kind = 'raise' and seats.strength_pct is not null
 ),
 
-answer_rows as (
-    select dataset, game_id, hand_no, seq, verb
+all_raises as (
+    select dataset, game_id, hand_no, seq
     from stg_events
-    where answers
+    where kind = 'raise'
 ),
 
--- the asof join picks, for each raise, the answer row of the same hand with the smallest higher seq
+-- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
+answers_to_raises as (
+    select
+        answers.dataset,
+        answers.game_id,
+        answers.hand_no,
+        all_raises.seq as raise_seq,
+        answers.verb
+    from int_raise_answers as answers
+    asof inner join all_raises
+        on answers.dataset = all_raises.dataset
+        and answers.game_id = all_raises.game_id
+        and answers.hand_no = all_raises.hand_no
+        and all_raises.seq < answers.seq
+),
+
+raise_outcomes as (
+    select
+        dataset,
+        game_id,
+        hand_no,
+        raise_seq as seq,
+        bool_and(verb = 'fold') as all_folded
+    from answers_to_raises
+    group by dataset, game_id, hand_no, raise_seq
+),
+
 answered_raises as (
     select
         raises.*,
-        answer_rows.verb as answer_verb
+        raise_outcomes.all_folded
     from raises
-    asof left join answer_rows
-        on raises.dataset = answer_rows.dataset
-        and raises.game_id = answer_rows.game_id
-        and raises.hand_no = answer_rows.hand_no
-        and answer_rows.seq > raises.seq
+    left join raise_outcomes using (dataset, game_id, hand_no, seq)
 ),
 
 judged_raises as (
@@ -75,13 +102,13 @@ judged_raises as (
         games.players,
         answered_raises.stake,
         answered_raises.strength_pct < $threshold as is_bluff,
-        answered_raises.answer_verb = 'fold' as was_folded,
-        answered_raises.answer_verb <> 'fold' as was_called,
+        answered_raises.all_folded as was_folded,
+        not answered_raises.all_folded as was_called,
         hands.winner_team = answered_raises.raiser_team as raiser_won,
-        case answered_raises.raiser_team
-            when 0 then hands.points_team0 - hands.points_team1
-            else hands.points_team1 - hands.points_team0
-        end as net_points
+        side_points(answered_raises.raiser_team, hands.points_team0, hands.points_team1, hands.points_team2)
+        - others_points(
+            answered_raises.raiser_team, hands.points_team0, hands.points_team1, hands.points_team2, games.sides
+        ) as net_points
     from answered_raises
     inner join stg_hands as hands using (dataset, game_id, hand_no)
     inner join games using (dataset, game_id)

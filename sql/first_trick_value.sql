@@ -1,19 +1,22 @@
 -- first_trick_value: how much winning trick 1 is worth.
 --
 -- Grain: one row per (variant, players).
--- Population: hands whose trick 1 was played and not tied (trick1_winner in (0, 1)). Void hands
--- (winner_team null) stay in: they count in the sample size but as a win for neither team.
+-- Population: hands whose trick 1 was played and not tied (trick1_winner >= 0: side 0, 1, or 2 in
+-- 3-player Trut). Void hands (winner_team null) stay in: they count in the sample size but as a win for
+-- nobody. "The sides that lost trick 1" are the one other team, or the two other players with 3 sides.
+-- Points are the variant's per-hand unit (points, stones in valencian, the trut family's points).
 --
 -- Columns
 --   variant, players           the games' variant and player count
 --   hands                      hands in the population (the sample size of both rates)
 --   p_win_won_first            share of those hands won by the team that won trick 1
 --   ci_low_won_first, ci_high_won_first    its 95% Wilson interval
---   p_win_lost_first           share of those hands won by the team that lost trick 1
+--   p_win_lost_first           share of those hands won by a side that lost trick 1
 --   ci_low_lost_first, ci_high_lost_first  its 95% Wilson interval
 --   value                      p_win_won_first - p_win_lost_first
 --   mean_points_won_first      mean points scored in the hand by the team that won trick 1
---   mean_points_lost_first     mean points scored in the hand by the team that lost trick 1
+--   mean_points_lost_first     mean points scored in the hand by a side that lost trick 1 (with 3
+--                              sides, the mean of the two others' points)
 --   points_value               mean_points_won_first - mean_points_lost_first
 --
 -- Parameters: none.
@@ -21,7 +24,7 @@
 with
 
 games as (
-    select dataset, game_id, variant, players
+    select dataset, game_id, variant, players, sides
     from stg_games
 ),
 
@@ -31,13 +34,14 @@ decided_first_trick as (
         games.players,
         hands.trick1_winner as first_team,
         hands.winner_team,
-        case hands.trick1_winner when 0 then hands.points_team0 else hands.points_team1 end
+        side_points(hands.trick1_winner, hands.points_team0, hands.points_team1, hands.points_team2)
             as points_won_first,
-        case hands.trick1_winner when 0 then hands.points_team1 else hands.points_team0 end
-            as points_lost_first
+        others_points(
+            hands.trick1_winner, hands.points_team0, hands.points_team1, hands.points_team2, games.sides
+        ) as points_lost_first
     from stg_hands as hands
     inner join games using (dataset, game_id)
-    where hands.trick1_winner in (0, 1)
+    where hands.trick1_winner >= 0
 ),
 
 per_group as (
@@ -46,7 +50,7 @@ per_group as (
         players,
         count(*) as hands,
         count(*) filter (where winner_team = first_team) as won_by_first,
-        count(*) filter (where winner_team = 1 - first_team) as won_by_other,
+        count(*) filter (where winner_team <> first_team) as won_by_other,
         avg(points_won_first) as mean_points_won_first,
         avg(points_lost_first) as mean_points_lost_first
     from decided_first_trick

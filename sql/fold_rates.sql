@@ -3,9 +3,11 @@
 -- Grain: one row per (variant, players, stake, decile) for the deciles that occur, plus one row per
 -- (variant, players, stake) with decile NULL that counts every answer of that stake (all deciles and
 -- answering seats of unknown strength together).
--- Population: events rows with answers = true (accept, fold, a raise back, or a play that accepts).
--- Each answer faces the raise it answers: the latest kind = 'raise' row of the same hand before it
--- (lower seq); stake = that raise's stake_after. The decile is the answering seat's, from seats.
+-- Population: the rows of int_raise_answers (answers = true: accept, fold, a raise back, or a play
+-- that accepts; answers to an envit are left out). Each answer faces the raise it answers: the latest
+-- kind = 'raise' row of the same hand before it (lower seq); stake = that raise's stake_after. Where
+-- several seats answer one raise in turn (the trut), each answer counts. The decile is the answering
+-- seat's, from seats.
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -34,8 +36,7 @@ raises as (
 
 answer_rows as (
     select dataset, game_id, hand_no, seq, seat, verb
-    from stg_events
-    where answers
+    from int_raise_answers
 ),
 
 -- the asof join picks, for each answer, the raise of the same hand with the largest lower seq

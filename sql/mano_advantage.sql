@@ -1,7 +1,8 @@
 -- mano_advantage: how often the eldest's team (the mà, who leads trick 1) wins the hand.
 --
 -- Grain: one row per (variant, players).
--- Population: hands with a winner (void hands, winner_team null, are left out).
+-- Population: hands with a winner (void hands, winner_team null, are left out). With 3 sides
+-- (3-player Trut) an even chance is 1/3, not 1/2. Points are the variant's per-hand unit.
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -10,7 +11,8 @@
 --   win_rate                   eldest_wins / hands
 --   ci_low, ci_high            its 95% Wilson interval
 --   mean_points_eldest         mean points per hand scored by the eldest's team
---   mean_points_other          mean points per hand scored by the other team
+--   mean_points_other          mean points per hand scored by the other team (with 3 sides: by each
+--                              other side, the mean of the two)
 --   points_diff                mean_points_eldest - mean_points_other
 --
 -- Parameters: none.
@@ -18,7 +20,7 @@
 with
 
 games as (
-    select dataset, game_id, variant, players
+    select dataset, game_id, variant, players, sides
     from stg_games
 ),
 
@@ -27,10 +29,11 @@ decided_hands as (
         games.variant,
         games.players,
         hands.winner_team = hands.eldest_team as eldest_won,
-        case hands.eldest_team when 0 then hands.points_team0 else hands.points_team1 end
+        side_points(hands.eldest_team, hands.points_team0, hands.points_team1, hands.points_team2)
             as points_eldest,
-        case hands.eldest_team when 0 then hands.points_team1 else hands.points_team0 end
-            as points_other
+        others_points(
+            hands.eldest_team, hands.points_team0, hands.points_team1, hands.points_team2, games.sides
+        ) as points_other
     from stg_hands as hands
     inner join games using (dataset, game_id)
     where hands.winner_team is not null

@@ -5,7 +5,9 @@
 --                                (could_raise = true)
 --   decision 'accept_and_raise'  an answer to a pending raise (answers = true) where raising back
 --                                was legal (could_raise = true)
--- Population: every events row meeting one of those two conditions.
+-- Population: every events row meeting one of those two conditions, except the envit's rows
+-- (int_envit_steps: a side bet, not a step of the raise ladder) and french redeal requests (verb
+-- 'redeal': the eldest still makes his own move after it).
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -36,7 +38,8 @@ chances as (
         events.kind = 'raise' as raised
     from stg_events as events
     inner join games using (dataset, game_id)
-    where events.could_raise and events.answers is not null
+    anti join int_envit_steps as steps using (dataset, game_id, hand_no, seq)
+    where events.could_raise and events.answers is not null and events.verb <> 'redeal'
 ),
 
 per_group as (

@@ -17,7 +17,31 @@
 --       list of Parquet globs of that table, one per dataset folder, e.g.
 --       ['runs/a/hands/*.parquet', 'runs/b/hands/*.parquet'] (no default: required).
 --
+-- Sides: 2 (two teams, or two players), or 3 in 3-player Trut (each player alone, team = seat). `sides`
+-- is read as 2 where a dataset written before the column left it null. A side's points in a hand are
+-- points_team0, points_team1 or points_team2 (null with 2 sides).
+--
+-- Intermediate views (the only ones here with logic; every statistic reads them instead of redoing it)
+--   int_envit_steps     one row per envit-ladder row (valencian): every call (`envit`, `torne`, `falta`,
+--                       `envit-falta`) and every answer to a call. The answer to a call is the next row of
+--                       the hand among the calls and the `accept`/`fold` rows: an `accept`/`fold` right
+--                       after a call (in that order) answers the envit, a call right after a call raises it.
+--                       This holds whatever `kind` and `answers` the engine gives these rows: an `accept`
+--                       or `fold` answers the most recent pending proposal (FORMAT.md), and while an envit
+--                       is pending nobody raises the truc.
+--       columns: dataset, game_id, hand_no, seq, seat, team, verb,
+--                is_call (the row is a call), answers_call (the row answers the call before it),
+--                answered_call, answered_seq (the verb and seq of the call it answers, null when
+--                answers_call is false)
+--   int_raise_answers   the stg_events rows that answer a raise of the raise ladder (truc, raise N, trut):
+--                       answers = true and not an envit-ladder row. Same columns as stg_events.
+--
 -- Macros
+--   side_points(side, p0, p1, p2)
+--       the points of side `side` (0, 1, 2) given points_team0..2.
+--   others_points(side, p0, p1, p2, sides)
+--       the mean points per side of the other sides: (p0 + p1 + p2 - own) / (sides - 1), p2 counting
+--       0 when null. With 2 sides it is the other team's points, as a double.
 --   wilson_low(k, n), wilson_high(k, n)
 --       the 95% Wilson score interval (z = 1.959964) of k successes in n trials; NULL when n = 0
 --       or n is NULL. Clamped to [0, 1] and to contain k / n, against rounding (at k = n the formula
@@ -37,7 +61,12 @@ select
     winner_team::bigint as winner_team,
     score_team0::bigint as score_team0,
     score_team1::bigint as score_team1,
-    source::varchar as source
+    source::varchar as source,
+    coalesce(sides, 2)::bigint as sides,
+    score_team2::bigint as score_team2,
+    unit::varchar as unit,
+    match_no::bigint as match_no,
+    match_winner_team::bigint as match_winner_team
 from read_parquet(getvariable('games_files'), filename = true);
 
 create or replace view stg_hands as
@@ -60,7 +89,31 @@ select
     trick1_winner::bigint as trick1_winner,
     trick2_winner::bigint as trick2_winner,
     trick3_winner::bigint as trick3_winner,
-    tie_rule::varchar as tie_rule
+    tie_rule::varchar as tie_rule,
+    void::boolean as void,
+    points_team2::bigint as points_team2,
+    score_before_team2::bigint as score_before_team2,
+    special::varchar as special,
+    redeals::bigint as redeals,
+    petits_team0::bigint as petits_team0,
+    petits_team1::bigint as petits_team1,
+    petits_team2::bigint as petits_team2,
+    longs_team0::bigint as longs_team0,
+    longs_team1::bigint as longs_team1,
+    longs_team2::bigint as longs_team2,
+    petits_after_team0::bigint as petits_after_team0,
+    petits_after_team1::bigint as petits_after_team1,
+    petits_after_team2::bigint as petits_after_team2,
+    longs_after_team0::bigint as longs_after_team0,
+    longs_after_team1::bigint as longs_after_team1,
+    longs_after_team2::bigint as longs_after_team2,
+    trut_seat::bigint as trut_seat,
+    envit_stake::bigint as envit_stake,
+    envit_winner::bigint as envit_winner,
+    envit_points::bigint as envit_points,
+    envit_ended_by::varchar as envit_ended_by,
+    cames_after_team0::bigint as cames_after_team0,
+    cames_after_team1::bigint as cames_after_team1
 from read_parquet(getvariable('hands_files'), filename = true);
 
 create or replace view stg_seats as
@@ -74,7 +127,8 @@ select
     cards::varchar as cards,
     strength::double as strength,
     strength_pct::double as strength_pct,
-    signal::varchar as signal
+    signal::varchar as signal,
+    envit_value::bigint as envit_value
 from read_parquet(getvariable('seats_files'), filename = true);
 
 create or replace view stg_events as
@@ -124,3 +178,57 @@ create or replace macro wilson_high(k, n) as
             )
         )
     end;
+
+create or replace macro side_points(side, p0, p1, p2) as
+    case side when 0 then p0 when 1 then p1 when 2 then p2 end;
+
+create or replace macro others_points(side, p0, p1, p2, sides) as
+    (p0 + p1 + coalesce(p2, 0) - side_points(side, p0, p1, p2))::double / (sides - 1);
+
+create or replace view int_envit_steps as
+with
+
+ladder_rows as (
+    select
+        dataset,
+        game_id,
+        hand_no,
+        seq,
+        seat,
+        team,
+        verb,
+        verb in ('envit', 'torne', 'falta', 'envit-falta') as is_call
+    from stg_events
+    where verb in ('envit', 'torne', 'falta', 'envit-falta', 'accept', 'fold')
+),
+
+sequenced as (
+    select
+        *,
+        lag(verb) over hand_order as previous_verb,
+        lag(seq) over hand_order as previous_seq,
+        coalesce(lag(is_call) over hand_order, false) as answers_call
+    from ladder_rows
+    window hand_order as (partition by dataset, game_id, hand_no order by seq)
+)
+
+select
+    dataset,
+    game_id,
+    hand_no,
+    seq,
+    seat,
+    team,
+    verb,
+    is_call,
+    answers_call,
+    case when answers_call then previous_verb end as answered_call,
+    case when answers_call then previous_seq end as answered_seq
+from sequenced
+where is_call or answers_call;
+
+create or replace view int_raise_answers as
+select events.*
+from stg_events as events
+anti join int_envit_steps as steps using (dataset, game_id, hand_no, seq)
+where events.answers;

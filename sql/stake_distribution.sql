@@ -10,8 +10,8 @@
 --   hands                      hands that ended at that stake
 --   share                      hands / all hands of the variant and player count
 --   ci_low, ci_high            its 95% Wilson interval
---   mean_points                mean total points scored (points_team0 + points_team1) in hands at
---                              that stake
+--   mean_points                mean total points scored (points_team0 + points_team1, + points_team2
+--                              with 3 sides) in hands at that stake, in the variant's per-hand unit
 --   mean_points_per_hand       mean total points per hand over all hands of the variant and player
 --                              count (the same on every row of a group)
 --
@@ -29,7 +29,7 @@ all_hands as (
         games.variant,
         games.players,
         hands.stake,
-        hands.points_team0 + hands.points_team1 as total_points
+        hands.points_team0 + hands.points_team1 + coalesce(hands.points_team2, 0) as total_points
     from stg_hands as hands
     inner join games using (dataset, game_id)
 ),

@@ -2,7 +2,8 @@
 --
 -- Grain: one row per (variant, players, decile); decile 1..10, only deciles that occur get a row.
 -- Population: seats rows with strength_pct not null, in hands with a winner (void hands left out).
--- In 4-player games both partners of a team appear, each as its own seat-hand.
+-- In 4- and 6-player games every partner of a team appears, each as its own seat-hand; in 3-player
+-- Trut each seat is its own side.
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -11,14 +12,15 @@
 --   wins                       those whose seat's team is the hand's winner_team
 --   p_win                      wins / n
 --   ci_low, ci_high            its 95% Wilson interval
---   mean_net_points            mean of (points of the seat's team - points of the other team)
+--   mean_net_points            mean of (points of the seat's side - mean points of the other sides;
+--                              with 2 sides: the other team's points), in the variant's per-hand unit
 --
 -- Parameters: none.
 
 with
 
 games as (
-    select dataset, game_id, variant, players
+    select dataset, game_id, variant, players, sides
     from stg_games
 ),
 
@@ -30,8 +32,10 @@ decided_hands as (
         games.variant,
         games.players,
         hands.winner_team,
+        games.sides,
         hands.points_team0,
-        hands.points_team1
+        hands.points_team1,
+        hands.points_team2
     from stg_hands as hands
     inner join games using (dataset, game_id)
     where hands.winner_team is not null
@@ -43,10 +47,14 @@ seat_hands as (
         decided_hands.players,
         least(10, floor(seats.strength_pct * 10)::bigint + 1) as decile,
         seats.team = decided_hands.winner_team as won,
-        case seats.team
-            when 0 then decided_hands.points_team0 - decided_hands.points_team1
-            else decided_hands.points_team1 - decided_hands.points_team0
-        end as net_points
+        side_points(seats.team, decided_hands.points_team0, decided_hands.points_team1, decided_hands.points_team2)
+        - others_points(
+            seats.team,
+            decided_hands.points_team0,
+            decided_hands.points_team1,
+            decided_hands.points_team2,
+            decided_hands.sides
+        ) as net_points
     from stg_seats as seats
     inner join decided_hands using (dataset, game_id, hand_no)
     where seats.strength_pct is not null

@@ -1,14 +1,18 @@
 """Hand-made statistics frames in the shape of ``pipeline.stats.compute`` results, for the report tests.
 
-``sample_frames()`` gives every statistic for two variants and two player counts, with counts drawn from
-a seeded generator and Wilson 95% intervals, plus one group with ``n = 0`` and null rates, the way the
-statistics report a situation that never happened.
+``sample_frames()`` gives every statistic of every variant for two variants and two player counts, with
+counts drawn from a seeded generator and Wilson 95% intervals, plus one group with ``n = 0`` and null
+rates, the way the statistics report a situation that never happened. ``multi_variant_frames()`` gives
+the frames of a dataset holding catalan, french, trut (3 and 4 players) and valencian games: those
+statistics for every setting, and ``variant_comparison``, ``envit``, ``trut``, ``french`` and
+``void_hands`` for the settings they apply to.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -32,8 +36,9 @@ def _rate_row(k: int, n: int, prefix: str = "", suffix: str = "", rate: str = "r
     return {rate: p, f"{prefix}ci_low{suffix}": lo, f"{prefix}ci_high{suffix}": hi}
 
 
-def sample_frames(seed: int = 7) -> dict[str, pl.DataFrame]:
-    """Every statistic for ``SETTINGS``; valencian 4-player bluffs at stake 3 are an n = 0 group."""
+def sample_frames(seed: int = 7, settings: Sequence[tuple[str, int]] = SETTINGS) -> dict[str, pl.DataFrame]:
+    """The statistics of every variant for ``settings``; valencian 4-player bluffs at stake 3 are an
+    n = 0 group."""
     rng = random.Random(seed)
     rows: dict[str, list[dict[str, Any]]] = {
         name: []
@@ -48,7 +53,7 @@ def sample_frames(seed: int = 7) -> dict[str, pl.DataFrame]:
             "raise_rates",
         )
     }
-    for variant, players in SETTINGS:
+    for variant, players in settings:
         key = {"variant": variant, "players": players}
         hands = rng.randint(3000, 9000)
         won = int(hands * 0.55)
@@ -209,3 +214,100 @@ def sample_frames(seed: int = 7) -> dict[str, pl.DataFrame]:
                     }
                 )
     return {name: pl.DataFrame(data, infer_schema_length=None) for name, data in rows.items()}
+
+
+MULTI_SETTINGS = (("catalan", 4), ("french", 2), ("trut", 3), ("trut", 4), ("valencian", 2))
+UNITS = {"catalan": "points", "french": "points", "trut": "longs", "valencian": "cames"}
+
+
+def _counted(key: dict[str, Any], k: int, n: int, **extra: Any) -> dict[str, Any]:
+    """A row of a measure-style statistic: ``n``, ``count``, the rate and its interval."""
+    return {**key, **extra, "n": n, "count": k, **_rate_row(k, n)}
+
+
+def multi_variant_frames(seed: int = 11) -> dict[str, pl.DataFrame]:
+    """Every statistic over catalan 4, french 2, trut 3 and 4 and valencian 2 players."""
+    rng = random.Random(seed)
+    frames = sample_frames(seed, MULTI_SETTINGS)
+    comparison, envit, trut, french, void = [], [], [], [], []
+    for variant, players in MULTI_SETTINGS:
+        key = {"variant": variant, "players": players}
+        hands = rng.randint(2000, 5000)
+        games = hands // rng.randint(8, 14)
+        sides = 3 if players == 3 else 2
+        row: dict[str, Any] = {**key, "sides": sides, "unit": UNITS[variant], "games": games, "hands": hands,
+                               "mean_hands_per_game": hands / games}  # fmt: skip
+        for prefix, rate, k_name, n_name, n, share in (
+            ("first_trick", "first_trick_win_rate", "won_by_first", "first_trick_hands", int(hands * 0.8), 0.75),
+            ("bluff", "bluff_rate", "bluffs", "raises", hands // 3, 0.2),
+            ("bluff_success", "bluff_success_rate", "bluffs_folded", "bluffs", None, 0.45),
+            ("fold", "fold_rate", "folds", "facing", hands // 3, 0.3),
+            ("mano", "mano_win_rate", "eldest_wins", "decided_hands", int(hands * 0.95), 1 / sides + 0.04),
+            ("tie", "tie_rate", "tied_tricks", "tricks", int(hands * 2.4), 0.06 if variant != "trut" else 0.12),
+        ):
+            total = row["bluffs"] if n is None else n
+            k = int(total * share * rng.uniform(0.9, 1.1))
+            p, low, high = wilson(k, total)
+            row.update({n_name: total, rate: p, f"{prefix}_ci_low": low, f"{prefix}_ci_high": high})
+            if k_name != "won_by_first":
+                row[k_name] = k
+        row["first_trick_value"] = 2 * row["first_trick_win_rate"] - 1
+        row["mano_edge"] = row["mano_win_rate"] - 1 / sides
+        comparison.append(row)
+        voids = 0 if variant in ("catalan", "valencian") else int(hands * rng.uniform(0.01, 0.04))
+        void.append({**key, "hands": hands, "void_hands": voids, **_rate_row(voids, hands, rate="void_rate")})
+        if variant == "valencian":
+            envit.append(_counted(key, int(hands * 0.45), hands, measure="call", level=None, mean=None))
+            for rung, calls in (("envit", 900), ("torne", 140), ("falta", 60), ("envit-falta", 300)):
+                for measure, share in (("accepted", 0.5), ("folded", 0.3), ("raised", 0.15)):
+                    envit.append(_counted(key, int(calls * share), calls, measure=measure, level=rung, mean=None))
+                bluffs = int(calls * 0.2)
+                envit.append(_counted(key, bluffs, calls, measure="bluff", level=rung, mean=None))
+                envit.append(_counted(key, int(bluffs * 0.6), bluffs, measure="bluff_folded", level=rung, mean=None))
+                envit.append(_counted(key, int(bluffs * 0.4), bluffs, measure="bluff_won", level=rung, mean=None))
+            for band, n, share in (("0-19", 300, 0.3), ("20-25", 250, 0.45), ("26-28", 220, 0.6), ("29-30", 150, 0.7),
+                                   ("31-33", 120, 0.85)):  # fmt: skip
+                envit.append(_counted(key, int(n * share), n, measure="caller_won", level=band, mean=None))
+                envit.append(
+                    _counted(key, int(n * share * 0.4), n // 2, measure="caller_won_accepted", level=band, mean=None)
+                )
+            for level, stones in (("envit", int(hands * 1.1)), ("tricks", int(hands * 1.6))):
+                envit.append({**key, "measure": "stones", "level": level, "n": hands, "count": stones, "rate": None,
+                              "ci_low": None, "ci_high": None, "mean": stones / hands})  # fmt: skip
+        if variant == "trut":
+            truts = int(hands * 0.6)
+            trut.append(_counted(key, truts, hands, measure="trut", level=None, trick_no=None))
+            first = truts
+            for position in (1, 2):  # the truter's two opponents, alone or as a team
+                folds = int(first * 0.45)
+                trut.append(_counted(key, folds, first, measure="fold_by_position", level=str(position), trick_no=None))
+                first = first - folds if sides == 2 else first
+            trut.append(_counted(key, 40, 40, measure="timing", level="call", trick_no=None))
+            for trick_no, n in ((1, 500), (2, 300), (3, 90)):
+                left = n
+                for timing, share in (("out_before_card", 0.2), ("out_after_card", 0.1), ("unknown", 0.05)):
+                    count = int(n * share)
+                    left -= count
+                    trut.append(_counted(key, count, n, measure="timing", level=timing, trick_no=trick_no))
+                trut.append(_counted(key, left, n, measure="timing", level="in_turn", trick_no=trick_no))
+            for special, n in (("fortial", 60), ("trut_office", 80)):
+                for level, share in (("truted", 0.7), ("passed", 0.3), ("folded", 0.1), ("decider_won", 0.5),
+                                     ("void", 0.02)):  # fmt: skip
+                    trut.append(_counted(key, int(n * share), n, measure=special, level=level, trick_no=None))
+            trut.append(_counted(key, 70, 120, measure="hold", level=None, trick_no=None))
+            trut.append(_counted(key, 90, 150, measure="sing", level=None, trick_no=None))
+            for cards, count in (("1", 20), ("2", 45), ("3", 25)):
+                trut.append(_counted(key, count, 90, measure="chanson_cards", level=cards, trick_no=None))
+        if variant == "french":
+            french.append(_counted(key, int(hands * 0.12), hands, measure="redeal", size=None))
+            french.append(_counted(key, 150, 700, measure="redeal_refused", size=None))
+            for size, count in ((1, 500), (2, 300), (3, 120), (4, 80)):
+                french.append(_counted(key, count, 1000, measure="raise_size", size=size))
+            french.append(_counted(key, 240, 1240, measure="reste", size=None))
+            for measure, count, n in (("reste_accepted", 120, 240), ("reste_folded", 90, 240),
+                                      ("reste_raised", 30, 240), ("reste_won", 80, 150)):  # fmt: skip
+                french.append(_counted(key, count, n, measure=measure, size=None))
+    for name, rows in (("variant_comparison", comparison), ("envit", envit), ("trut", trut), ("french", french),
+                       ("void_hands", void)):  # fmt: skip
+        frames[name] = pl.DataFrame(rows, infer_schema_length=None)
+    return frames

@@ -21,9 +21,9 @@ import polars as pl
 import pytest
 
 from pipeline import store
-from pipeline.report.frames import STATISTICS
+from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS
 from pipeline.report.page import ReportResult, build_report, render_page
-from tests.report_samples import sample_frames
+from tests.report_samples import multi_variant_frames, sample_frames
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -47,6 +47,14 @@ def sample_report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
         "data/other": {"games": 10},
     }
     return render_page(frames, manifests, tmp_path_factory.mktemp("reports") / "sample")
+
+
+@pytest.fixture(scope="module")
+def multi_report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
+    """A report over catalan, french, trut (3 and 4 players) and valencian, from hand-made frames."""
+    return render_page(
+        multi_variant_frames(), {"data/multi": {"games": 900}}, tmp_path_factory.mktemp("reports") / "multi"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -134,10 +142,59 @@ def test_a_failed_render_leaves_nothing_behind(tmp_path: Path) -> None:
 
 
 def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportResult, sim_dataset: Path) -> None:
-    assert list(sim_report.png) == list(STATISTICS)
+    # a catalan dataset: the comparison, every statistic, and void hands (every variant has them); the envit,
+    # trut and french statistics have no rows, so no section
+    assert list(sim_report.png) == ["variant_comparison", *STATISTICS, "void_hands"]
     page = sim_report.html.read_text("utf-8")
     assert f"<summary>{sim_dataset}</summary>" in page
     assert "4-player catalan" in page
+    assert "Variants: catalan (4 players)." in page
+    for name in ("envit", "trut", "french"):
+        assert f'id="stat-{name}"' not in page
+
+
+def test_multi_variant_report_opens_with_the_comparison(multi_report: ReportResult) -> None:
+    assert list(multi_report.png) == list(ALL_STATISTICS)
+    page = multi_report.html.read_text("utf-8")
+    assert "Variants: catalan (4 players), french (2 players), trut (3, 4 players), valencian (2 players)." in page
+    sections = re.findall(r'<section id="stat-([a-z_]+)">', page)
+    assert sections == list(ALL_STATISTICS)
+    # the comparison table: one row per setting, each rate with its interval and count/sample size
+    section = page.split('<section id="stat-variant_comparison">', 1)[1].split("</section>", 1)[0]
+    table = section.split('<div class="table-wrap comparison">', 1)[1].split("</table>", 1)[0]
+    assert table.count("<tr>") == 1 + 5 and "Eldest won the hand" in table
+    assert re.search(r"\d+% \([+-]\d+\.\d pp\)<br><small>\d+\.\d%–\d+\.\d% · [\d,]+/[\d,]+</small>", table)
+    # the parts of the page, in order
+    order = [
+        page.index('<section id="stat-variant_comparison">'),
+        page.index(">Every variant<"),
+        page.index('<section id="stat-first_trick_value">'),
+        page.index('<section id="stat-tie_frequency">'),
+        page.index(">Variant by variant<"),
+        page.index('<section id="stat-envit">'),
+    ]
+    assert order == sorted(order)
+
+
+def test_multi_variant_findings_speak_each_variants_units(multi_report: ReportResult) -> None:
+    page = multi_report.html.read_text("utf-8")
+    assert "Across variants, the eldest&#x27;s edge over an even share is largest in" in page
+    assert "trut points per hand than each other player on average" in page
+    assert re.search(r"valencian.*?A bluff netted [+-]\d\.\d\d stones on average", page)
+    assert re.search(r"4-player catalan.*?A bluff netted [+-]\d\.\d\d points on average", page)
+    assert "The envit brought 1.10 stones a hand" in page
+    assert "against an even share of 1/3" in page
+
+
+def test_variant_sections_need_rows(tmp_path: Path) -> None:
+    frames = sample_frames()
+    frames.update({name: multi_variant_frames()[name].clear() for name in SPECIFIC})
+    result = render_page(frames, {}, tmp_path / "report")
+    page = result.html.read_text("utf-8")
+    assert list(result.png) == list(STATISTICS)
+    assert ">Variant by variant<" not in page
+    for name in SPECIFIC:
+        assert f'id="stat-{name}"' not in page
 
 
 def test_build_report_refuses_a_folder_that_is_not_a_dataset(tmp_path: Path) -> None:
@@ -231,6 +288,11 @@ def test_sample_report_renders_offline_without_console_errors(sample_report: Rep
 @pytest.mark.browser
 def test_simulated_report_renders_offline_without_console_errors(sim_report: ReportResult) -> None:
     _check_rendered(sim_report)
+
+
+@pytest.mark.browser
+def test_multi_variant_report_renders_offline_without_console_errors(multi_report: ReportResult) -> None:
+    _check_rendered(multi_report)
 
 
 @pytest.mark.browser

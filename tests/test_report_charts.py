@@ -8,10 +8,24 @@ import polars as pl
 import pytest
 
 from pipeline.report import charts, summary
-from pipeline.report.frames import CONTRACT, STATISTICS, conform, fmt_pct, interval_label
-from tests.report_samples import sample_frames, wilson
+from pipeline.report.frames import (
+    ALL_STATISTICS,
+    CONTRACT,
+    SPECIFIC,
+    STATISTICS,
+    common_stake_label,
+    conform,
+    even_share,
+    fmt_pct,
+    interval_label,
+    stake_label,
+    unit_word,
+    units_of,
+)
+from tests.report_samples import MULTI_SETTINGS, multi_variant_frames, sample_frames, wilson
 
 SAMPLES = sample_frames()
+MULTI = multi_variant_frames()
 
 
 def chart_rows(spec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -48,15 +62,15 @@ def one_setting(name: str, **key: Any) -> pl.DataFrame:
 # --- every chart: the common grammar ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", STATISTICS)
+@pytest.mark.parametrize("name", ALL_STATISTICS)
 def test_every_statistic_has_a_chart_and_a_summary(name: str) -> None:
     assert name in charts.CHARTS
     assert name in summary.SUMMARIES
 
 
-@pytest.mark.parametrize("name", STATISTICS)
+@pytest.mark.parametrize("name", ALL_STATISTICS)
 def test_chart_draws_rate_interval_and_sample_size(name: str) -> None:
-    spec = charts.CHARTS[name](SAMPLES[name]).to_dict()
+    spec = charts.CHARTS[name](MULTI[name] if name not in STATISTICS else SAMPLES[name]).to_dict()
     main = layers(spec)[0]
     assert main["encoding"]["y"]["field"] == "rate"
     assert main["encoding"]["y"]["type"] == "quantitative"
@@ -100,7 +114,7 @@ def test_chart_sets_variants_side_by_side_and_colours_player_counts(name: str) -
     assert main["x"]["title"] and main["y"]["title"]
 
 
-@pytest.mark.parametrize("name", STATISTICS)
+@pytest.mark.parametrize("name", ALL_STATISTICS)
 def test_chart_copes_with_empty_frames(name: str) -> None:
     for frame in (pl.DataFrame(), conform(name, pl.DataFrame())):
         spec = charts.CHARTS[name](frame).to_dict()
@@ -108,9 +122,9 @@ def test_chart_copes_with_empty_frames(name: str) -> None:
         assert layer_of(spec, "rule")
 
 
-@pytest.mark.parametrize("name", STATISTICS)
+@pytest.mark.parametrize("name", ALL_STATISTICS)
 def test_chart_leaves_out_groups_without_a_sample(name: str) -> None:
-    frame = conform(name, SAMPLES[name])
+    frame = conform(name, MULTI[name])
     rate_columns = [c for c in CONTRACT[name] if "rate" in c or c == "share" or c.startswith("p_win")]
     blank = frame.head(1).with_columns(
         pl.lit("empty-variant").alias("variant"), *[pl.lit(None, dtype=pl.Float64).alias(c) for c in rate_columns]
@@ -266,7 +280,7 @@ def test_fmt_pct(rate: float | None, text: str) -> None:
 # --- summaries ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", STATISTICS)
+@pytest.mark.parametrize("name", ALL_STATISTICS)
 def test_summaries_cope_with_empty_frames(name: str) -> None:
     assert summary.SUMMARIES[name](pl.DataFrame()) == []
     assert summary.SUMMARIES[name](conform(name, pl.DataFrame())) == []
@@ -283,6 +297,7 @@ def test_summaries_give_a_sentence_per_setting(name: str) -> None:
 
 def test_summarize_keeps_page_order() -> None:
     assert list(summary.summarize(SAMPLES)) == list(STATISTICS)
+    assert list(summary.summarize(MULTI)) == list(ALL_STATISTICS)
 
 
 def test_first_trick_value_sentence() -> None:
@@ -372,8 +387,16 @@ def test_stake_distribution_sentence() -> None:
     )
     assert summary.stake_distribution(frame) == [
         "In 4-player valencian, 70% of 1,000 hands ended at stake 1 (no raise), 25% at 2 (truc) and 5.0% at "
-        "3 (retruc). A hand was worth 1.35 points on average."
+        "3 (retruc). A hand was worth 1.35 stones on average."
     ]
+    # a stake the valencian ladder names and the catalan one does not; points in the variant's unit
+    french = frame.with_columns(pl.lit("french").alias("variant"), pl.Series("stake", [5, 1, 2]))
+    assert summary.stake_distribution(french) == [
+        "In 4-player french, 70% of 1,000 hands ended at stake 1 (no raise), 25% at 2 and 5.0% at 5. "
+        "A hand was worth 1.35 points on average."
+    ]
+    valencian_five = frame.with_columns(pl.Series("stake", [5, 1, 2]))
+    assert "5.0% at 5 (joc fora)" in summary.stake_distribution(valencian_five)[0]
 
 
 def test_raise_rates_sentence_lists_tricks_and_skips_empty_ones() -> None:
@@ -471,4 +494,256 @@ def test_tie_frequency_sentence() -> None:
     assert summary.tie_frequency(frame) == [
         "In 4-player catalan, trick 1 was tied in 6.2% of hands (565/9,120) and trick 2 in 2.0% of the hands "
         "that played it (80/4,000); a tie rule decided 1.1% of hands (100/9,120)."
+    ]
+
+
+# --- several variants ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", STATISTICS)
+def test_every_statistic_is_faceted_by_variant_over_a_multi_variant_dataset(name: str) -> None:
+    spec = charts.CHARTS[name](MULTI[name]).to_dict()
+    assert spec["facet"]["column"]["field"] == "variant"
+    assert spec["facet"]["column"]["sort"] == ["catalan", "french", "trut", "valencian"]
+    assert {(r["variant"], r["players"]) for r in chart_rows(spec)} == set(MULTI_SETTINGS)
+    assert layers(spec)[0]["encoding"]["color"]["scale"]["domain"] == ["2 players", "3 players", "4 players"]
+
+
+@pytest.mark.parametrize("name", SPECIFIC)
+def test_variant_specific_charts_draw_only_their_variants(name: str) -> None:
+    spec = charts.CHARTS[name](MULTI[name]).to_dict()
+    variants = {"envit": {"valencian"}, "trut": {"trut"}, "french": {"french"}}.get(
+        name, {v for v, _ in MULTI_SETTINGS}
+    )
+    assert {r["variant"] for r in chart_rows(spec)} == variants
+
+
+def test_comparison_chart_sets_the_variants_side_by_side_one_row_per_measure() -> None:
+    spec = charts.variant_comparison(MULTI["variant_comparison"]).to_dict()
+    assert "column" not in spec["facet"]
+    assert spec["facet"]["row"]["field"] == "measure"
+    assert spec["facet"]["row"]["sort"] == [m[0] for m in charts.COMPARISON_MEASURES]
+    main = layers(spec)[0]["encoding"]
+    assert main["x"]["field"] == "variant" and main["xOffset"]["field"] == "players_label"
+    rows = chart_rows(spec)
+    assert len(rows) == 6 * len(MULTI_SETTINGS)
+    source = MULTI["variant_comparison"].filter(variant="trut", players=3).row(0, named=True)
+    mano = next(
+        r for r in rows if r["variant"] == "trut" and r["players"] == 3 and r["measure"].startswith("Hands won")
+    )
+    assert mano["rate"] == source["mano_win_rate"]
+    assert mano["sample"] == f"{source['eldest_wins']:,}/{source['decided_hands']:,}"
+    assert mano["interval"] == interval_label(source["mano_ci_low"], source["mano_ci_high"])
+
+
+def test_envit_chart_leaves_the_stones_to_the_table_and_gives_rows_their_own_x() -> None:
+    spec = charts.envit(MULTI["envit"]).to_dict()
+    rows = chart_rows(spec)
+    assert rows and all(r["row"] != "stones" and "stones" not in r["row"] for r in rows)
+    assert spec["resolve"]["scale"]["x"] == "independent"
+    assert {r["level_label"] for r in rows if r["row"] == charts.ENVIT_ROWS["caller_won"]} == {
+        "0-19", "20-25", "26-28", "29-30", "31-33"
+    }  # fmt: skip
+    assert {r["level_label"] for r in rows if r["row"] == charts.ENVIT_ROWS["call"]} == {"All hands"}
+
+
+def test_trut_chart_names_answerers_and_timings() -> None:
+    rows = chart_rows(charts.trut(MULTI["trut"]).to_dict())
+    by_row: dict[str, set[str]] = {}
+    for r in rows:
+        by_row.setdefault(r["row"], set()).add(r["level_label"])
+    assert by_row[charts.TRUT_ROWS["fold_by_position"]] == {"1st answerer", "2nd answerer"}
+    # timing: one row per trick; the truts of a call before play are all "before play", left to the table
+    assert by_row[charts.TRUT_ROWS["timing 2"]] == {
+        "in turn", "out of turn, before own card", "out of turn, after own card", "turn unknown"
+    }  # fmt: skip
+    assert charts.TRUT_ROWS["timing"] not in by_row and all("before play" not in r["level_label"] for r in rows)
+    assert by_row[charts.TRUT_ROWS["chanson_cards"]] == {"1 card", "2 cards", "3 cards"}
+    assert by_row[charts.TRUT_ROWS["fortial"]] == set(charts.SPECIAL_LEVELS.values())
+
+
+def test_french_chart_shows_raise_sizes_in_order() -> None:
+    spec = charts.french(MULTI["french"]).to_dict()
+    sort = layers(spec)[0]["encoding"]["x"]["sort"]
+    assert [lv for lv in sort if lv.startswith("+")] == ["+1", "+2", "+3", "+4"]
+    answers = [r for r in chart_rows(spec) if r["row"] == "Reste raises: answers"]
+    assert {r["level_label"] for r in answers} == {"accepted", "folded", "raised back"}
+
+
+def test_three_player_games_get_a_one_third_reference() -> None:
+    spec = charts.mano_advantage(MULTI["mano_advantage"]).to_dict()
+    references = sorted(
+        layer["encoding"]["y"]["datum"] for layer in layers(spec) if "datum" in layer["encoding"].get("y", {})
+    )
+    assert references == [pytest.approx(1 / 3), 0.5]
+    assert "1/3 with 3 players" in spec["title"]["subtitle"]
+    two_player = charts.mano_advantage(MULTI["mano_advantage"].filter(pl.col("players") != 3)).to_dict()
+    assert [
+        layer["encoding"]["y"]["datum"] for layer in layers(two_player) if "datum" in layer["encoding"].get("y", {})
+    ] == [0.5]
+
+
+def test_stake_rows_are_named_only_when_every_variant_agrees() -> None:
+    assert common_stake_label(2, ["catalan", "valencian"]) == "2 (truc)"
+    assert common_stake_label(2, ["catalan", "french"]) == "2"
+    assert common_stake_label(5, ["valencian"]) == "5 (joc fora)"
+    assert stake_label(3) == "3 (retruc)" and stake_label(3, "trut") == "3"
+    spec = charts.fold_rates(MULTI["fold_rates"]).to_dict()
+    assert spec["facet"]["row"]["sort"] == ["Facing a raise to 2", "Facing a raise to 3"]
+
+
+def test_units_come_from_the_comparison_frame() -> None:
+    units = units_of(MULTI)
+    assert units == {"catalan": "points", "french": "points", "trut": "longs", "valencian": "cames"}
+    assert [unit_word(v, units) for v in ("catalan", "valencian", "trut")] == ["points", "stones", "trut points"]
+    assert unit_word("valencian", {"valencian": "points"}) == "points"
+    assert unit_word(None) == "points"
+    assert (even_share(3), even_share(4)) == (pytest.approx(1 / 3), 0.5)
+
+
+@pytest.mark.parametrize("name", (*SPECIFIC, "variant_comparison"))
+def test_variant_summaries_give_a_sentence_per_setting_they_apply_to(name: str) -> None:
+    sentences = summary.SUMMARIES[name](MULTI[name], units_of(MULTI))
+    settings = {"envit": [("valencian", 2)], "trut": [("trut", 3), ("trut", 4)], "french": [("french", 2)]}.get(
+        name, list(MULTI_SETTINGS)
+    )
+    for variant, players in settings:
+        assert any(f"{players}-player {variant}" in s for s in sentences), (variant, sentences)
+    assert all(s.endswith(".") and "None" not in s and "nan" not in s for s in sentences)
+
+
+def test_mano_advantage_against_one_third_with_three_players() -> None:
+    frame = pl.DataFrame(
+        {
+            "variant": ["trut"],
+            "players": [3],
+            "hands": [1000],
+            "eldest_wins": [400],
+            "win_rate": [0.4],
+            "ci_low": [0.37],
+            "ci_high": [0.43],
+            "mean_points_eldest": [1.5],
+            "mean_points_other": [1.2],
+            "points_diff": [0.3],
+        }
+    )
+    assert summary.mano_advantage(frame) == [
+        "In 3-player trut, the eldest hand's player won 40% of hands (400/1,000; 95% interval 37.0%\u201343.0%): "
+        "an advantage against an even share of 1/3. It scored 0.30 more trut points per hand than each other "
+        "player on average."
+    ]
+
+
+def _comparison_row(variant: str, players: int, **values: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {column: None for column in CONTRACT["variant_comparison"]}
+    row.update(variant=variant, players=players, **values)
+    return row
+
+
+def test_variant_comparison_sentences() -> None:
+    frame = pl.DataFrame(
+        [
+            _comparison_row(
+                "catalan", 4, sides=2, games=100, hands=1200, mean_hands_per_game=12.0,
+                first_trick_hands=1000, first_trick_win_rate=0.8, raises=400, bluffs=40, bluff_rate=0.1,
+                bluffs_folded=20, bluff_success_rate=0.5, facing=300, folds=90, fold_rate=0.3,
+                decided_hands=1200, eldest_wins=660, mano_win_rate=0.55, mano_edge=0.05, tricks=2500,
+                tied_tricks=125, tie_rate=0.05,
+            ),
+            _comparison_row(
+                "trut", 3, sides=3, games=50, hands=400, mean_hands_per_game=8.0,
+                decided_hands=380, eldest_wins=152, mano_win_rate=0.4, mano_edge=0.4 - 1 / 3, tricks=900,
+                tied_tricks=90, tie_rate=0.1,
+            ),
+        ],
+        infer_schema_length=None,
+    )  # fmt: skip
+    assert summary.variant_comparison(frame) == [
+        "In 4-player catalan (1,200 hands, 12.0 hands a game over 100 complete games): the side that took "
+        "trick 1 outright won 80% (800/1,000) of those hands, 10% (40/400) of raises were bluffs, 50% (20/40) "
+        "of them folded to, answers to a raise folded 30% (90/300), the eldest won 55% (660/1,200) of decided "
+        "hands (+5.0 percentage points over an even 1/2) and 5.0% (125/2,500) of tricks were tied.",
+        "In 3-player trut (400 hands, 8.0 hands a game over 50 complete games): the eldest won 40% (152/380) "
+        "of decided hands (+6.7 percentage points over an even 1/3) and 10% (90/900) of tricks were tied.",
+        "Across variants, the eldest's edge over an even share is largest in 3-player trut "
+        "(+6.7 percentage points, n = 380) and smallest in 4-player catalan (+5.0 percentage points, "
+        "n = 1,200).",
+        "Across variants, the share of tied tricks is largest in 3-player trut (10%, n = 900) and smallest in "
+        "4-player catalan (5.0%, n = 2,500).",
+    ]
+
+
+def test_envit_trut_french_and_void_sentences() -> None:
+    envit = pl.DataFrame(
+        [
+            {"measure": "call", "level": None, "n": 200, "count": 90, "rate": 0.45, "mean": None},
+            {"measure": "accepted", "level": "envit", "n": 80, "count": 40, "rate": 0.5, "mean": None},
+            {"measure": "folded", "level": "envit", "n": 80, "count": 30, "rate": 0.375, "mean": None},
+            {"measure": "raised", "level": "envit", "n": 80, "count": 10, "rate": 0.125, "mean": None},
+            {"measure": "caller_won", "level": "0-19", "n": 20, "count": 5, "rate": 0.25, "mean": None},
+            {"measure": "caller_won", "level": "31-33", "n": 10, "count": 9, "rate": 0.9, "mean": None},
+            {"measure": "bluff", "level": "envit", "n": 80, "count": 20, "rate": 0.25, "mean": None},
+            {"measure": "bluff_folded", "level": "envit", "n": 20, "count": 8, "rate": 0.4, "mean": None},
+            {"measure": "stones", "level": "envit", "n": 200, "count": 100, "rate": None, "mean": 0.5},
+            {"measure": "stones", "level": "tricks", "n": 200, "count": 300, "rate": None, "mean": 1.5},
+        ]
+    ).with_columns(pl.lit("valencian").alias("variant"), pl.lit(2).alias("players"))
+    assert summary.envit(envit) == [
+        "In 2-player valencian, an envit was called in 45% (90/200) of hands; an envit was accepted 50%, folded "
+        "to 38% and raised 12% (of 80 calls); the opening caller's side won the envit 25% (5/20) of the time "
+        "with a value of 0-19 and 90% (9/10) with 31-33; 25% of calls were bluffs (20/80) and 40% of the "
+        "bluffs were folded to (8/20). The envit brought 0.50 stones a hand and the rest of the hand 1.50 "
+        "(25% of the stones)."
+    ]
+    trut = pl.DataFrame(
+        [
+            {"measure": "trut", "level": None, "trick_no": None, "n": 100, "count": 60, "rate": 0.6},
+            {"measure": "fold_by_position", "level": "1", "trick_no": None, "n": 60, "count": 30, "rate": 0.5},
+            {"measure": "fold_by_position", "level": "2", "trick_no": None, "n": 30, "count": 6, "rate": 0.2},
+            {"measure": "timing", "level": "in_turn", "trick_no": 1, "n": 40, "count": 30, "rate": 0.75},
+            {"measure": "timing", "level": "out_after_card", "trick_no": 1, "n": 40, "count": 10, "rate": 0.25},
+            {"measure": "timing", "level": "call", "trick_no": None, "n": 5, "count": 5, "rate": 1.0},
+            {"measure": "fortial", "level": "truted", "trick_no": None, "n": 10, "count": 7, "rate": 0.7},
+            {"measure": "fortial", "level": "decider_won", "trick_no": None, "n": 10, "count": 6, "rate": 0.6},
+            {"measure": "tenir", "level": "truted", "trick_no": None, "n": 5, "count": 3, "rate": 0.6},
+            {"measure": "tenir", "level": "decider_won", "trick_no": None, "n": 5, "count": 2, "rate": 0.4},
+        ]
+    ).with_columns(pl.lit("trut").alias("variant"), pl.lit(4).alias("players"))
+    assert summary.trut(trut) == [
+        "In 4-player trut, a trut was made in 60% (60/100) of hands; the first answerer folded 50% (30/60) and "
+        "the second answerer folded 20% (6/30); 25% of the truts made during play were out of turn (10/40), "
+        "25% after the truter's own card; at the fortial the deciding side truted or held in 70% (7/10) of "
+        "hands and won 60% (6/10); à tenir the deciding side truted or held in 60% (3/5) of hands and won "
+        "40% (2/5)."
+    ]
+    french = pl.DataFrame(
+        [
+            {"measure": "redeal", "size": None, "n": 100, "count": 10, "rate": 0.1},
+            {"measure": "raise_size", "size": 1, "n": 50, "count": 30, "rate": 0.6},
+            {"measure": "raise_size", "size": 2, "n": 50, "count": 20, "rate": 0.4},
+            {"measure": "reste", "size": None, "n": 60, "count": 10, "rate": 1 / 6},
+            {"measure": "reste_accepted", "size": None, "n": 10, "count": 6, "rate": 0.6},
+            {"measure": "reste_folded", "size": None, "n": 10, "count": 4, "rate": 0.4},
+            {"measure": "reste_won", "size": None, "n": 6, "count": 3, "rate": 0.5},
+        ]
+    ).with_columns(pl.lit("french").alias("variant"), pl.lit(2).alias("players"))
+    assert summary.french(french) == [
+        "In 2-player french, 10% (10/100) of hands were redealt; raises went +1 in 60% and +2 in 40% of 50 "
+        "raises to a number; 17% (10/60) of raises were to the reste, accepted 60% and folded to 40%; played "
+        "on, the raiser won 50% (3/6)."
+    ]
+    void = pl.DataFrame(
+        {
+            "variant": ["catalan", "french"],
+            "players": [4, 2],
+            "hands": [500, 400],
+            "void_hands": [0, 12],
+            "void_rate": [0.0, 0.03],
+            "ci_low": [0.0, 0.017],
+            "ci_high": [0.0076, 0.052],
+        }
+    )
+    assert summary.void_hands(void) == [
+        "In 4-player catalan, no hand was void (0/500).",
+        "In 2-player french, 3.0% of hands were void: nobody scored (12/400; 95% interval 1.7%\u20135.2%).",
     ]

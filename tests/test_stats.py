@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from pipeline import stats, store
-from pipeline.stats_check import write_synthetic
+from pipeline.stats_check import full_row, write_synthetic, write_synthetic_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(stats.STATISTICS)
@@ -33,18 +33,25 @@ def approx(value: float) -> Any:
 
 
 class Dataset:
-    """A tiny dataset built by hand. Seat s is on team s % 2; events get their seq in order of calls."""
+    """A tiny dataset built by hand. Seat s is on team s % 2 (on side s with 3 players); events get their
+    seq in order of calls. Columns not named stay null (``sides`` null reads as 2)."""
 
     def __init__(self) -> None:
         self.batches = store.new_batches()
         self.players: dict[int, int] = {}
         self.seq: dict[tuple[int, int], int] = {}
 
-    def game(self, game_id: int, variant: str = "catalan", players: int = 2) -> None:
+    def team(self, game_id: int, seat: int) -> int:
+        return seat if self.players[game_id] == 3 else seat % 2
+
+    def game(self, game_id: int, variant: str = "catalan", players: int = 2, **extra: Any) -> None:
         self.players[game_id] = players
-        self.batches["games"].append(
-            (game_id, variant, players, "", game_id, 0, 1, True, 0, 12, 0, "test")
-        )
+        values = {
+            "game_id": game_id, "variant": variant, "players": players, "options": "", "seed": game_id,
+            "first_dealer": 0, "hands": 1, "complete": True, "winner_team": 0, "score_team0": 12,
+            "score_team1": 0, "source": "test", **({"sides": 3} if players == 3 else {}), **extra,
+        }  # fmt: skip
+        self.batches["games"].append(full_row(store.GAMES, values))
 
     def hand(
         self,
@@ -52,25 +59,34 @@ class Dataset:
         hand_no: int,
         *,
         winner: int | None,
-        points: tuple[int, int] = (0, 0),
+        points: tuple[int, ...] = (0, 0),
         stake: int = 1,
         eldest: int = 1,
         tricks: tuple[int | None, int | None, int | None] = (None, None, None),
         tie_rule: str | None = None,
         ended_by: str = "tricks",
+        **extra: Any,
     ) -> None:
         dealer = (eldest - 1) % self.players[game_id]
         played = sum(t is not None for t in tricks)
-        self.batches["hands"].append(
-            (game_id, hand_no, dealer, eldest, eldest % 2, 3, 0, 0, stake, ended_by, winner, *points,
-             played, *tricks, tie_rule)
-        )  # fmt: skip
+        values = {
+            "game_id": game_id, "hand_no": hand_no, "dealer": dealer, "eldest": eldest,
+            "eldest_team": self.team(game_id, eldest), "cards_dealt": 3, "score_before_team0": 0,
+            "score_before_team1": 0, "stake": stake, "ended_by": ended_by, "winner_team": winner,
+            "points_team0": points[0], "points_team1": points[1], "tricks_played": played,
+            "trick1_winner": tricks[0], "trick2_winner": tricks[1], "trick3_winner": tricks[2],
+            "tie_rule": tie_rule, **({"points_team2": points[2]} if len(points) > 2 else {}), **extra,
+        }  # fmt: skip
+        self.batches["hands"].append(full_row(store.HANDS, values))
 
-    def seats(self, game_id: int, hand_no: int, *strength_pct: float | None) -> None:
+    def seats(
+        self, game_id: int, hand_no: int, *strength_pct: float | None, envit: tuple[int | None, ...] = ()
+    ) -> None:
         for seat, pct in enumerate(strength_pct):
             strength = None if pct is None else pct / 2
+            value = envit[seat] if envit else None
             self.batches["seats"].append(
-                (game_id, hand_no, seat, seat % 2, "test", "3o 12c 5e", strength, pct, None)
+                (game_id, hand_no, seat, self.team(game_id, seat), "test", "3o 12c 5e", strength, pct, None, value)
             )
 
     def event(
@@ -86,13 +102,14 @@ class Dataset:
         trick_no: int | None = 1,
         stake_before: int = 1,
         stake_after: int | None = None,
+        arg: str | None = None,
     ) -> None:
         seq = self.seq.get((game_id, hand_no), 0)
         self.seq[(game_id, hand_no)] = seq + 1
-        team = None if seat is None else seat % 2
+        team = None if seat is None else self.team(game_id, seat)
         after = stake_before if stake_after is None else stake_after
         self.batches["events"].append(
-            (game_id, hand_no, seq, seat, team, verb, None, kind, answers, could_raise, trick_no,
+            (game_id, hand_no, seq, seat, team, verb, arg, kind, answers, could_raise, trick_no,
              stake_before, after)
         )  # fmt: skip
 
@@ -489,6 +506,18 @@ RATES = {
     "tie_frequency": [("rate", "n", "ci_low", "ci_high")],
     "strength_curve": [("p_win", "n", "ci_low", "ci_high")],
     "raise_rates": [("rate", "chances", "ci_low", "ci_high")],
+    "envit": [("rate", "n", "ci_low", "ci_high")],
+    "trut": [("rate", "n", "ci_low", "ci_high")],
+    "french": [("rate", "n", "ci_low", "ci_high")],
+    "void_hands": [("void_rate", "hands", "ci_low", "ci_high")],
+    "variant_comparison": [
+        ("first_trick_win_rate", "first_trick_hands", "first_trick_ci_low", "first_trick_ci_high"),
+        ("bluff_rate", "raises", "bluff_ci_low", "bluff_ci_high"),
+        ("bluff_success_rate", "bluffs", "bluff_success_ci_low", "bluff_success_ci_high"),
+        ("fold_rate", "facing", "fold_ci_low", "fold_ci_high"),
+        ("mano_win_rate", "decided_hands", "mano_ci_low", "mano_ci_high"),
+        ("tie_rate", "tricks", "tie_ci_low", "tie_ci_high"),
+    ],
 }  # fmt: skip
 
 
@@ -503,6 +532,9 @@ def check_invariants(data: Path) -> None:
         assert frame.equals(frame.sort(keys, nulls_last=True)), name
         for rate, n, low, high in RATES[name]:
             for row in frame.iter_rows(named=True):
+                if row.get("measure") == "stones":  # envit stones: an amount, not a rate
+                    assert row[rate] is None and row["mean"] == row["count"] / row["n"], row
+                    continue
                 if n is not None and row[n] == 0:
                     assert row[rate] is None and row[low] is None and row[high] is None, (name, row)
                     continue
@@ -510,6 +542,9 @@ def check_invariants(data: Path) -> None:
 
     total = hands.height
     decided = hands.filter(pl.col("winner_team").is_not_null()).height
+    assert frames["void_hands"]["hands"].sum() == total
+    assert frames["variant_comparison"]["hands"].sum() == total
+    check_comparison_matches_its_statistics(frames)
     stake = frames["stake_distribution"]
     per_group = stake.group_by("variant", "players").agg(pl.col("hands").sum(), pl.col("share").sum())
     assert per_group["hands"].sum() == total
@@ -521,7 +556,7 @@ def check_invariants(data: Path) -> None:
         played = hands.filter(pl.col(f"trick{trick_no}_winner").is_not_null()).height
         assert ties.filter(pl.col("trick_no") == trick_no)["n"].sum() == played
     first = frames["first_trick_value"]
-    assert first["hands"].sum() == hands.filter(pl.col("trick1_winner").is_in([0, 1])).height
+    assert first["hands"].sum() == hands.filter(pl.col("trick1_winner") >= 0).height
     assert all(p + q <= 1 + 1e-12 for p, q in first.select("p_win_won_first", "p_win_lost_first").rows())
 
     bluff = frames["bluff_success"]
@@ -547,11 +582,51 @@ def check_invariants(data: Path) -> None:
     assert (raises["count"] <= raises["chances"]).all()
 
 
+def check_comparison_matches_its_statistics(frames: dict[str, pl.DataFrame]) -> None:
+    """Every figure of variant_comparison is its own statistic's, pooled over stakes, tricks, deciles."""
+    key = ["variant", "players"]
+    comparison = frames["variant_comparison"]
+    pooled = [
+        frames["first_trick_value"].select(*key, pl.col("hands").alias("first_trick_hands"), "p_win_won_first",
+                                            pl.col("value").alias("first_value")),
+        frames["mano_advantage"].select(*key, pl.col("hands").alias("decided"), pl.col("eldest_wins").alias("ew")),
+        frames["bluff_success"].group_by(key).agg(pl.col("raises").sum().alias("r"), pl.col("bluffs").sum().alias("b"),
+                                                  pl.col("folded").sum().alias("bf")),
+        frames["fold_rates"].filter(pl.col("decile").is_null()).group_by(key).agg(
+            pl.col("facing").sum().alias("fa"), pl.col("folds").sum().alias("fo")),
+        frames["tie_frequency"].filter(pl.col("measure") == "trick_tied").group_by(key).agg(
+            pl.col("n").sum().alias("tr"), pl.col("count").sum().alias("ti")),
+    ]  # fmt: skip
+    joined = comparison
+    for part in pooled:
+        joined = joined.join(part, on=key, how="left")
+    for row in joined.iter_rows(named=True):
+        assert row["first_trick_hands"] == (row["first_trick_hands_right"] or 0), row
+        if row["first_trick_hands"]:
+            assert row["first_trick_win_rate"] == pytest.approx(row["p_win_won_first"])
+            assert row["first_trick_value"] == pytest.approx(row["first_value"])
+        assert (row["decided_hands"], row["eldest_wins"]) == (row["decided"] or 0, row["ew"] or 0), row
+        assert (row["raises"], row["bluffs"], row["bluffs_folded"]) == (row["r"] or 0, row["b"] or 0, row["bf"] or 0)
+        assert (row["facing"], row["folds"]) == (row["fa"] or 0, row["fo"] or 0), row
+        assert (row["tricks"], row["tied_tricks"]) == (row["tr"] or 0, row["ti"] or 0), row
+        if row["decided_hands"]:
+            assert row["mano_edge"] == pytest.approx(row["mano_win_rate"] - 1 / row["sides"])
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), games=st.integers(1, 25))
 def test_invariants_on_random_datasets(seed: int, games: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         check_invariants(write_synthetic(Path(tmp) / "data", seed=seed, games=games))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), games=st.integers(1, 40))
+def test_invariants_on_random_variant_datasets(seed: int, games: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = write_synthetic_variants(Path(tmp) / "data", seed=seed, games=games)
+        check_invariants(data)
+        check_variant_invariants(data)
 
 
 # --- parameters and errors ------------------------------------------------------------------------------
@@ -560,7 +635,7 @@ def test_invariants_on_random_datasets(seed: int, games: int) -> None:
 def test_registry_lists_every_statistic() -> None:
     listed = stats.list_statistics()
     assert [s.name for s in listed] == NAMES
-    assert len(NAMES) == 8
+    assert len(NAMES) == 13
     for statistic in listed:
         assert statistic.description and "\n" not in statistic.description
         assert statistic.sql_path.is_file()
@@ -568,6 +643,9 @@ def test_registry_lists_every_statistic() -> None:
         assert set(statistic.keys) <= set(statistic.columns)
     threshold = stats.get_statistic("bluff_success").parameters[0]
     assert (threshold.name, threshold.type, threshold.default) == ("threshold", float, 0.33)
+    assert stats.get_statistic("variant_comparison").parameters == (threshold,)
+    below = stats.get_statistic("envit").parameters[0]
+    assert (below.name, below.default) == ("bluff_below", 20.0)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -671,7 +749,7 @@ def _merge(folders: list[Path], out: Path) -> Path:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_several_folders_equal_one_merged_folder(tmp_path: Path, name: str) -> None:
-    a = write_synthetic(tmp_path / "a", seed=1, games=30)
+    a = write_synthetic_variants(tmp_path / "a", seed=1, games=30)
     b = write_synthetic(tmp_path / "b", seed=2, games=30)
     merged = _merge([a, b], tmp_path / "merged")
     assert_frame_equal(stats.compute(name, [a, b]), stats.compute(name, merged), rel_tol=1e-9)
@@ -692,3 +770,443 @@ def test_render_formats(tmp_path: Path) -> None:
     assert parsed == frame.to_dicts() and parsed[0]["trick_no"] is None
     with pytest.raises(stats.StatsError, match="unknown format 'xml'.*table, csv, json"):
         stats.render(frame, "xml")
+
+
+def check_variant_invariants(data: Path) -> None:
+    """Counts of the variant statistics that must add up on any dataset."""
+    hands = pl.read_parquet(store.table_glob(data, "hands"))
+    envit = stats.compute("envit", data)
+    for (_, _, rung), group in envit.filter(pl.col("measure").is_in(["accepted", "folded", "raised"])).group_by(
+        "variant", "players", "level"
+    ):
+        assert group["n"].n_unique() == 1 and group["count"].sum() <= group["n"][0], rung
+    bluffs = envit.filter(measure="bluff").select("variant", "players", "level", "count")
+    folded = envit.filter(measure="bluff_folded").select("variant", "players", "level", "n")
+    joined = bluffs.filter(pl.col("count") > 0).join(folded, on=["variant", "players", "level"], how="left")
+    assert (joined["n"] == joined["count"]).all()  # every rung with bluffs has its bluff_folded row
+    stones = envit.filter(measure="stones")["count"].sum()
+    valencian = hands.filter(pl.col("cames_after_team0").is_not_null())
+    assert stones == (valencian["points_team0"].sum() + valencian["points_team1"].sum() if valencian.height else 0)
+
+    trut = stats.compute("trut", data)
+    timing = trut.filter(measure="timing").group_by("variant", "players", "trick_no").agg(
+        pl.col("n").first(), pl.col("n").n_unique().alias("distinct"), pl.col("count").sum()
+    )
+    assert (timing["distinct"] == 1).all() and (timing["n"] == timing["count"]).all()
+    truts = trut.filter(measure="trut")["count"].sum()
+    assert truts == trut.filter(measure="timing")["count"].sum()
+    for special in ("fortial", "trut_office"):
+        rows = {r["level"]: r for r in trut.filter(measure=special).iter_rows(named=True)}
+        if rows:
+            assert rows["passed"]["count"] + rows["folded"]["count"] <= rows["passed"]["n"]
+            assert rows["truted"]["count"] + rows["passed"]["count"] <= rows["passed"]["n"]
+            assert rows["decider_won"]["count"] <= rows["decider_won"]["n"] <= rows["passed"]["n"]
+
+    french = stats.compute("french", data)
+    sizes = french.filter(measure="raise_size").group_by("variant", "players").agg(
+        pl.col("n").first(), pl.col("count").sum()
+    )
+    assert (sizes["n"] == sizes["count"]).all() and (french.filter(measure="raise_size")["size"] > 0).all()
+    for row in french.filter(pl.col("measure").str.starts_with("reste_")).iter_rows(named=True):
+        reste = french.filter(measure="reste", variant=row["variant"], players=row["players"]).row(0, named=True)
+        assert row["n"] <= reste["count"]
+
+
+# --- every variant family -----------------------------------------------------------------------------
+
+
+def wilson_bounds(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval by its textbook formula, to check the statistics' bounds."""
+    z = 1.959964
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def three_sides_dataset(root: Path) -> Path:
+    """3-player Trut (each player alone, side = seat): hands won by side 2, a void hand, a fold.
+
+    h1 eldest 1, tricks 1 1:        side 1 wins, points (0, 1, 0), stake 1
+    h2 eldest 2, tricks 0 2 2:      side 2 wins, points (0, 0, 3), stake 3
+    h3 eldest 0, all tricks tied:   void, no points
+    h4 eldest 1, both opponents fold to side 0's trut: side 0 takes 2 petits, points (2, 0, 0)
+    Seats in h1 and h2: strength_pct 0.05 (decile 1), 0.55 (6), 0.95 (10).
+    """
+    d = Dataset()
+    d.game(0, variant="trut", players=3, unit="longs")
+    d.hand(0, 1, winner=1, points=(0, 1, 0), eldest=1, tricks=(1, 1, None), void=False)
+    d.hand(0, 2, winner=2, points=(0, 0, 3), stake=3, eldest=2, tricks=(0, 2, 2), void=False)
+    d.hand(0, 3, winner=None, points=(0, 0, 0), eldest=0, tricks=(-1, -1, -1), void=True)
+    d.hand(0, 4, winner=0, points=(2, 0, 0), eldest=1, ended_by="fold", void=False)
+    d.seats(0, 1, 0.05, 0.55, 0.95)
+    d.seats(0, 2, 0.05, 0.55, 0.95)
+    return d.write(root)
+
+
+def test_three_sides_in_the_hand_statistics(tmp_path: Path) -> None:
+    data = three_sides_dataset(tmp_path / "data")
+    (first,) = rows(stats.compute("first_trick_value", data))
+    # h1 and h2 have trick 1 won outright; h1 goes to its winner (side 1), h2 to side 2, which lost it
+    assert (first["hands"], first["p_win_won_first"], first["p_win_lost_first"], first["value"]) == (2, 0.5, 0.5, 0)
+    # the trick-1 winner scored 1 (h1) and 0 (h2); the others, per side, (0 + 0) / 2 and (0 + 3) / 2
+    assert (first["mean_points_won_first"], first["mean_points_lost_first"]) == (0.5, 0.75)
+    assert first["points_value"] == -0.25
+
+    (mano,) = rows(stats.compute("mano_advantage", data))
+    # decided h1 (eldest 1 wins), h2 (eldest 2 wins), h4 (eldest 1 loses to side 0)
+    assert (mano["hands"], mano["eldest_wins"]) == (3, 2)
+    # eldest's side: 1, 3, 0; the others per side: 0, 0, (2 + 0) / 2
+    assert mano["mean_points_eldest"] == approx(4 / 3)
+    assert mano["mean_points_other"] == approx(1 / 3)
+    assert mano["points_diff"] == approx(1.0)
+
+    curve_rows = rows(stats.compute("strength_curve", data))
+    curve = [(r["decile"], r["n"], r["wins"], r["mean_net_points"]) for r in curve_rows]
+    # h1 (side 1 wins 1): nets -0.5, +1, -0.5; h2 (side 2 wins 3): nets -1.5, -1.5, +3
+    assert curve == [(1, 2, 0, -1.0), (6, 2, 1, -0.25), (10, 2, 1, 1.25)]
+
+    stakes = [(r["stake"], r["hands"], r["mean_points"]) for r in rows(stats.compute("stake_distribution", data))]
+    # the third side's points count: stake 1 hands h1 h3 h4 total 1 + 0 + 2, stake 3 hand h2 total 3
+    assert stakes == [(1, 3, 1.0), (3, 1, 3.0)]
+
+    (void,) = rows(stats.compute("void_hands", data))
+    assert (void["hands"], void["void_hands"], void["void_rate"]) == (4, 1, 0.25)
+    assert (void["ci_low"], void["ci_high"]) == (approx(wilson_bounds(1, 4)[0]), approx(wilson_bounds(1, 4)[1]))
+
+    (comparison,) = rows(stats.compute("variant_comparison", data))
+    assert (comparison["sides"], comparison["unit"], comparison["games"], comparison["hands"]) == (3, "longs", 1, 4)
+    assert comparison["mean_hands_per_game"] == 4.0
+    assert comparison["mano_win_rate"] == approx(2 / 3) and comparison["mano_edge"] == approx(1 / 3)
+    # tricks played: 2 (h1) + 3 (h2) + 3 (h3), tied: the three of h3
+    assert (comparison["tricks"], comparison["tied_tricks"], comparison["tie_rate"]) == (8, 3, 0.375)
+    assert (comparison["first_trick_hands"], comparison["first_trick_value"]) == (2, 0.0)
+    assert comparison["raises"] == 0 and comparison["bluff_rate"] is None and comparison["bluff_ci_low"] is None
+
+
+def test_trut_answers_seat_by_seat(tmp_path: Path) -> None:
+    """4-player Trut: the truter's opponents answer one by one; one "see" is enough to play on.
+
+    h1 (s0 0.10): s0 truts, s1 folds, s3 sees; team 1 wins the long (0, 3)   a bluff called, lost, net -3
+    h2 (s0 0.20): s0 truts, s1 and s3 fold; team 0 takes a petit (1, 0)       a bluff folded to, net +1
+    """
+    d = Dataset()
+    d.game(0, variant="trut", players=4)
+    for hand_no, pct, answers, winner, points in (
+        (1, 0.10, ("fold", "accept"), 1, (0, 3)),
+        (2, 0.20, ("fold", "fold"), 0, (1, 0)),
+    ):
+        d.seats(0, hand_no, pct, 0.5, 0.5, 0.5)
+        d.event(0, hand_no, None, "dealt", "deal", trick_no=None)
+        d.event(0, hand_no, 0, "trut", "raise", could_raise=True, stake_after=3)
+        for seat, verb in zip((1, 3), answers, strict=True):
+            d.event(0, hand_no, seat, verb, "answer", answers=True, stake_after=3 if verb == "accept" else 1)
+        ended_by = "fold" if winner == 0 else "tricks"
+        d.hand(0, hand_no, winner=winner, points=points, stake=3 if winner else 1, ended_by=ended_by,
+               petits_team0=points[0], petits_team1=0, longs_team0=0, longs_team1=points[1] // 3)  # fmt: skip
+    data = d.write(tmp_path / "data")
+    (bluff,) = rows(stats.compute("bluff_success", data))
+    assert (bluff["stake"], bluff["raises"], bluff["bluffs"]) == (3, 2, 2)
+    # h1 was seen by s3 after s1 folded: called, not folded
+    assert (bluff["folded"], bluff["called"], bluff["called_won"]) == (1, 1, 0)
+    assert bluff["net_points_per_bluff"] == -1.0
+    folds = [(r["decile"], r["facing"], r["folds"]) for r in rows(stats.compute("fold_rates", data))]
+    assert folds == [(6, 4, 3), (None, 4, 3)]
+    positions = stats.compute("trut", data).filter(measure="fold_by_position")
+    assert [(r["level"], r["n"], r["count"]) for r in rows(positions)] == [("1", 2, 2), ("2", 2, 1)]
+    (comparison,) = rows(stats.compute("variant_comparison", data))
+    assert (comparison["bluffs"], comparison["bluffs_folded"], comparison["bluff_success_rate"]) == (2, 1, 0.5)
+    assert (comparison["facing"], comparison["folds"], comparison["fold_rate"]) == (4, 3, 0.75)
+
+
+def test_trut(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0, variant="trut", options="dealer_leads=off players=2")
+    d.game(1, variant="trut", options="dealer_leads=on players=2")
+    hand_no = 0
+
+    def hand(eldest: int, *actions: tuple[int | None, str, str], game: int = 0, winner: int | None = 0,
+             ended_by: str = "tricks", **extra: Any) -> None:  # fmt: skip
+        """Events (seat, verb, trick) in order: trick '-' is before play (NULL), arg after a space."""
+        nonlocal hand_no
+        hand_no = hand_no + 1 if game == 0 else 1
+        for seat, verb, trick in actions:
+            word, _, arg = verb.partition(" ")
+            kind = {"trut": "raise", "play": "play", "accept": "answer", "fold": "answer"}.get(word, "choice")
+            d.event(game, hand_no, seat, word, kind, answers=kind == "answer", arg=arg or None,
+                    trick_no=None if trick == "-" else int(trick))  # fmt: skip
+        d.hand(game, hand_no, winner=winner, eldest=eldest, ended_by=ended_by, petits_team0=0, **extra)
+
+    # h1: the eldest (1) truts before the first card: in turn; s0 folds
+    hand(1, (1, "trut", "1"), (0, "fold", "1"), winner=1, ended_by="fold")
+    # h2: s1 truts after playing his card: out of turn, after his card
+    hand(1, (1, "play", "1"), (1, "trut", "1"), (0, "accept", "1"), (0, "play", "1"))
+    # h3: s0 truts before the eldest (1) has led: out of turn, before his card
+    hand(1, (0, "trut", "1"), (1, "accept", "1"), (1, "play", "1"))
+    # h4: trick 2, nobody has played yet and the hand ends at the fold: the leader is unknown
+    hand(0, (0, "play", "1"), (1, "play", "1"), (1, "trut", "2"), (0, "fold", "2"), winner=1, ended_by="fold")
+    # h5: trick 2, s0 truts before s1 leads the trick (s1 plays first after the trut): out of turn
+    hand(0, (0, "play", "1"), (1, "play", "1"), (0, "trut", "2"), (1, "accept", "2"), (1, "play", "2"))
+    # h6: trick 2, s1 has led and s0, to play, truts: in turn
+    hand(0, (0, "play", "1"), (1, "play", "1"), (1, "play", "2"), (0, "trut", "2"), (1, "accept", "2"))
+    # h7: the fortial; side 1 truts before play (a call), s0 sees, side 1 wins
+    hand(1, (1, "trut", "-"), (0, "accept", "-"), winner=1, special="fortial")
+    # h8: the fortial; side 0 passes: the others take a petit, no play
+    hand(1, (0, "pass", "-"), winner=None, ended_by="pass", special="fortial", void=False)
+    # h9: trut d'office à tenir: side 1 holds and loses
+    hand(1, (1, "hold", "-"), winner=0, special="trut_office", void=False)
+    # h10: trut d'office after la chanson (one sings, one does not), all tricks tied: void, nobody decided
+    hand(1, (1, "sing", "-"), (0, "nosing", "-"), (1, "ask 2", "-"), (1, "ask 1", "-"), winner=None,
+         special="trut_office", void=True)  # fmt: skip
+    # h11: trut d'office: both sing, s0 asks 2 cards, then side 1 does not hold: no play
+    hand(1, (0, "sing", "-"), (1, "sing", "-"), (0, "ask 2", "-"), (1, "pass", "-"), winner=None, ended_by="pass",
+         special="trut_office", void=False)  # fmt: skip
+    # h12: à tenir as the gatine engine marks it (special 'tenir'): side 1 holds and wins
+    hand(1, (1, "hold", "-"), winner=1, special="tenir", void=False)
+    # game 1 (dealer leads): s0, the dealer, truts before the first card of trick 1: in turn
+    hand(1, (0, "trut", "1"), (1, "accept", "1"), game=1)
+    # a catalan game: no trut rows
+    d.game(2)
+    d.hand(2, 1, winner=0, points=(1, 0))
+    result = rows(stats.compute("trut", d.write(tmp_path / "data")))
+    got = [(r["measure"], r["level"], r["trick_no"], r["n"], r["count"]) for r in result]
+    assert {r["variant"] for r in result} == {"trut"}
+    assert got == [
+        ("chanson_cards", "1", None, 3, 1),
+        ("chanson_cards", "2", None, 3, 2),
+        # answers to truts, all first answers: h1 fold, h2 accept, h3 accept, h4 fold, h5 h6 h7 h12 accept
+        ("fold_by_position", "1", None, 8, 2),
+        ("fortial", "decider_won", None, 2, 1),
+        ("fortial", "folded", None, 2, 0),
+        ("fortial", "passed", None, 2, 1),
+        ("fortial", "truted", None, 2, 1),
+        ("fortial", "void", None, 2, 0),
+        # h9 hold, h11 pass, h12 hold (h8's pass is the fortial's)
+        ("hold", None, None, 3, 2),
+        # h10 sing nosing, h11 sing sing
+        ("sing", None, None, 4, 3),
+        # every special value is a measure of its own
+        ("tenir", "decider_won", None, 1, 1),
+        ("tenir", "folded", None, 1, 0),
+        ("tenir", "passed", None, 1, 0),
+        ("tenir", "truted", None, 1, 1),
+        ("tenir", "void", None, 1, 0),
+        ("timing", "call", None, 1, 1),
+        ("timing", "in_turn", 1, 4, 2),
+        ("timing", "in_turn", 2, 3, 1),
+        ("timing", "out_after_card", 1, 4, 1),
+        ("timing", "out_before_card", 1, 4, 1),
+        ("timing", "out_before_card", 2, 3, 1),
+        ("timing", "unknown", 2, 3, 1),
+        # hands with a trut: h1-h7 and game 1's, of 13
+        ("trut", None, None, 13, 8),
+        # h10 has no deciding side (nobody truted, passed or held): out of this level's sample
+        ("trut_office", "decider_won", None, 2, 0),
+        ("trut_office", "folded", None, 3, 0),
+        ("trut_office", "passed", None, 3, 1),
+        ("trut_office", "truted", None, 3, 1),
+        ("trut_office", "void", None, 3, 1),
+    ]
+    timing = next(r for r in result if r["level"] == "in_turn" and r["trick_no"] == 1)
+    assert timing["rate"] == 0.5
+    assert (timing["ci_low"], timing["ci_high"]) == (approx(wilson_bounds(2, 4)[0]), approx(wilson_bounds(2, 4)[1]))
+
+
+def envit_dataset(root: Path) -> Path:
+    """Five 2-player valencian hands (envit values of seats 0 and 1 in brackets) and a catalan hand.
+
+    h1 (31, 5), eldest 1: s1 envit, s0 accept (as the engine records it: kind 'envit_answer', answers
+       false). Envit to team 0 (31 > 5) for 2; team 0 takes the hand for 1: stones (3, 0).
+    h2 (7, 27), eldest 0: s0 truc; s1 answers with an envit; s0 torne; s1 folds the torne; s1 accepts the
+       truc. The envit rows as the brief assumes them (kind 'answer', answers true). Envit to team 0 (the
+       torne folded) for 2; team 1 takes the truc for 2: stones (2, 2).
+    h3 (None, 20), eldest 1: s0 truc, s1 envit-falta, s0 folds it, s1 accepts the truc. Envit to team 1
+       for 1; team 0 takes the truc for 2: stones (2, 1).
+    h4 (24, 3): no envit; team 1 takes the hand: stones (0, 1).
+    h5 (30, 29): s0 envit, never answered (the record stops): no stones.
+    h6 (None, 26): s0 envit, s1 torne, s0 accepts; team 1 wins the envit for 4; the record stops before
+       the truc is decided: stones (0, 4).
+    """
+    d = Dataset()
+    d.game(0, variant="valencian")
+    cames = {"cames_after_team0": 0, "cames_after_team1": 0}
+
+    def envit_columns(winner: int, stake: int, points: int, ended_by: str) -> dict[str, Any]:
+        return {"envit_winner": winner, "envit_stake": stake, "envit_points": points, "envit_ended_by": ended_by}
+
+    d.seats(0, 1, 0.5, 0.5, envit=(31, 5))
+    d.event(0, 1, None, "dealt", "deal", trick_no=None)
+    d.event(0, 1, 1, "envit", "envit", could_raise=True)
+    d.event(0, 1, 0, "accept", "envit_answer")
+    d.event(0, 1, 1, "play", "play", could_raise=True)
+    d.hand(0, 1, winner=0, points=(3, 0), tricks=(0, 0, None), **cames, **envit_columns(0, 2, 2, "accept"))
+
+    d.seats(0, 2, 0.5, 0.5, envit=(7, 27))
+    d.event(0, 2, None, "dealt", "deal", trick_no=None)
+    d.event(0, 2, 0, "truc", "raise", could_raise=True, stake_after=2)
+    d.event(0, 2, 1, "envit", "envit", could_raise=True)
+    d.event(0, 2, 0, "torne", "envit", answers=True)
+    d.event(0, 2, 1, "fold", "answer", answers=True)
+    d.event(0, 2, 1, "accept", "answer", answers=True, stake_after=2)
+    d.hand(0, 2, winner=1, points=(2, 2), stake=2, eldest=0, tricks=(1, 1, None), **cames,
+           **envit_columns(0, 2, 2, "fold"))  # fmt: skip
+
+    d.seats(0, 3, 0.5, 0.5, envit=(None, 20))
+    d.event(0, 3, None, "dealt", "deal", trick_no=None)
+    d.event(0, 3, 0, "truc", "raise", could_raise=True, stake_after=2)
+    d.event(0, 3, 1, "envit-falta", "envit", could_raise=True)
+    d.event(0, 3, 0, "fold", "envit_answer")
+    d.event(0, 3, 1, "accept", "answer", answers=True, stake_after=2)
+    d.hand(0, 3, winner=0, points=(2, 1), stake=2, tricks=(0, 0, None), **cames, **envit_columns(1, 1, 1, "fold"))
+
+    d.seats(0, 4, 0.5, 0.5, envit=(24, 3))
+    d.hand(0, 4, winner=1, points=(0, 1), eldest=0, tricks=(1, 1, None), **cames)
+
+    d.seats(0, 5, 0.5, 0.5, envit=(30, 29))
+    d.event(0, 5, None, "dealt", "deal", trick_no=None)
+    d.event(0, 5, 0, "envit", "envit", could_raise=True)
+    d.hand(0, 5, winner=None, eldest=0, **cames)
+
+    d.seats(0, 6, 0.5, 0.5, envit=(None, 26))
+    d.event(0, 6, None, "dealt", "deal", trick_no=None)
+    d.event(0, 6, 0, "envit", "envit", could_raise=True)
+    d.event(0, 6, 1, "torne", "envit")
+    d.event(0, 6, 0, "accept", "envit_answer")
+    d.hand(0, 6, winner=None, points=(0, 4), eldest=0, **cames, **envit_columns(1, 4, 4, "accept"))
+
+    d.game(1)
+    d.hand(1, 1, winner=0, points=(1, 0))
+    return d.write(root)
+
+
+def test_envit(tmp_path: Path) -> None:
+    result = rows(stats.compute("envit", envit_dataset(tmp_path / "data")))
+    assert {(r["variant"], r["players"]) for r in result} == {("valencian", 2)}
+    got = [(r["measure"], r["level"], r["n"], r["count"]) for r in result]
+    # calls: h1 envit s1 (5) accepted; h2 envit s1 (27) raised by the torne; h2 torne s0 (7) folded;
+    # h3 envit-falta s1 (20) folded; h5 envit s0 (30) never answered; h6 envit s0 (unknown) raised by the
+    # torne s1 (26), accepted
+    assert got == [
+        ("accepted", "envit", 4, 1), ("accepted", "envit-falta", 1, 0), ("accepted", "torne", 2, 1),
+        # bluffs (value < 20) among calls of known value: h1's envit (5) and h2's torne (7)
+        ("bluff", "envit", 3, 1), ("bluff", "envit-falta", 1, 0), ("bluff", "torne", 2, 1),
+        ("bluff_folded", "envit", 1, 0), ("bluff_folded", "torne", 1, 1),
+        ("bluff_won", "envit", 1, 0), ("bluff_won", "torne", 1, 1),
+        ("call", None, 6, 5),
+        # opening callers: h1 s1 (5) lost, h2 s1 (27) lost, h3 s1 (20) won; h5 was never settled and h6's
+        # opening caller's value is unknown
+        ("caller_won", "0-19", 1, 0), ("caller_won", "20-25", 1, 1), ("caller_won", "26-28", 1, 0),
+        ("caller_won_accepted", "0-19", 1, 0),
+        ("folded", "envit", 4, 0), ("folded", "envit-falta", 1, 1), ("folded", "torne", 2, 1),
+        ("raised", "envit", 4, 2), ("raised", "envit-falta", 1, 0), ("raised", "torne", 2, 0),
+        # envit stones 2 + 2 + 1 + 4; all stones 3 + 4 + 3 + 1 + 0 + 4 = 15, so 6 by the tricks
+        ("stones", "envit", 6, 9), ("stones", "tricks", 6, 6),
+    ]  # fmt: skip
+    call = next(r for r in result if r["measure"] == "call")
+    assert call["rate"] == approx(5 / 6)
+    assert (call["ci_low"], call["ci_high"]) == tuple(approx(b) for b in wilson_bounds(5, 6))
+    stones = [r for r in result if r["measure"] == "stones"]
+    assert [(r["mean"], r["rate"], r["ci_low"]) for r in stones] == [(1.5, None, None), (1.0, None, None)]
+    assert all(r["mean"] is None for r in result if r["measure"] != "stones")
+
+
+def test_envit_bluff_threshold(tmp_path: Path) -> None:
+    data = envit_dataset(tmp_path / "data")
+    result = stats.compute("envit", data, {"bluff_below": "25"})
+    bluffs = rows(result.filter(pl.col("measure").str.starts_with("bluff")))
+    got = [(r["measure"], r["level"], r["n"], r["count"]) for r in bluffs]
+    # h3's envit-falta by a 20 is now a bluff too: folded to, and its side won the envit
+    assert got == [
+        ("bluff", "envit", 3, 1), ("bluff", "envit-falta", 1, 1), ("bluff", "torne", 2, 1),
+        ("bluff_folded", "envit", 1, 0), ("bluff_folded", "envit-falta", 1, 1), ("bluff_folded", "torne", 1, 1),
+        ("bluff_won", "envit", 1, 0), ("bluff_won", "envit-falta", 1, 1), ("bluff_won", "torne", 1, 1),
+    ]  # fmt: skip
+
+
+def test_envit_rows_stay_out_of_the_raise_statistics(tmp_path: Path) -> None:
+    data = envit_dataset(tmp_path / "data")
+    folds = rows(stats.compute("fold_rates", data).filter(pl.col("decile").is_null(), variant="valencian"))
+    # only the two accepts of a truc face a raise: h2's envit fold and torne (answers = true) do not
+    assert [(r["stake"], r["facing"], r["folds"]) for r in folds] == [(2, 2, 0)]
+    raises = rows(stats.compute("raise_rates", data).filter(variant="valencian"))
+    # chances: the trucs of h2 and h3 (taken) and h1's play (not); every envit row is left out
+    assert [(r["decision"], r["stake"], r["trick_no"], r["chances"], r["count"]) for r in raises] == [
+        ("raise", 1, 1, 3, 2)
+    ]
+
+
+def test_french(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0, variant="french")
+
+    def act(hand_no: int, seat: int | None, verb: str, *, before: int = 1, after: int | None = None,
+            answers: bool = False) -> None:  # fmt: skip
+        word, _, arg = verb.partition(" ")
+        kind = {"raise": "raise", "play": "play", "dealt": "deal", "redeal": "choice"}.get(word, "answer")
+        if word in ("accept", "refuse") and hand_no == 1 and seat == 0 and before == 0:
+            kind = "choice"
+        d.event(0, hand_no, seat, word, kind, arg=arg or None, answers=answers, stake_before=max(before, 1),
+                stake_after=after)  # fmt: skip
+
+    # f1: s1 asks for new cards (agreed), asks again (refused); raises to 3 (+2); s0 answers "reste"
+    #     (to 10), s1 folds: team 0 scores 3
+    act(1, 1, "redeal")
+    act(1, 0, "accept", before=0)
+    act(1, None, "dealt")
+    act(1, 1, "redeal")
+    act(1, 0, "refuse", before=0)
+    act(1, 1, "raise 3", after=3)
+    act(1, 0, "raise reste", after=10, answers=True)
+    act(1, 1, "fold", before=3, answers=True)
+    d.hand(0, 1, winner=0, points=(3, 0), stake=3, ended_by="fold", redeals=1)
+    # f2: s0 raises to 2 (+1), s1 raises to 4 in answer (+2 over the 2 it accepts), s0 accepts; s0 raises to
+    #     the reste (12), s1 plays on (accepts); team 0 wins the hand
+    act(2, 0, "raise 2", after=2)
+    act(2, 1, "raise 4", after=4, answers=True)
+    act(2, 0, "accept", before=2, after=4, answers=True)
+    act(2, 0, "raise reste", before=4, after=12)
+    act(2, 1, "play", before=4, after=12, answers=True)
+    d.hand(0, 2, winner=0, points=(12, 0), stake=12, eldest=0, tricks=(0, 0, None), redeals=0)
+    # f3: s1 raises to the reste, s0 answers with his own reste ("le mien"), s1 accepts; team 1 wins
+    act(3, 1, "raise reste", after=12)
+    act(3, 0, "raise reste", after=12, answers=True)
+    act(3, 1, "accept", before=12, after=12, answers=True)
+    d.hand(0, 3, winner=1, points=(0, 12), stake=12, tricks=(1, 1, None), redeals=0)
+    # f4: all tricks tied: void
+    d.hand(0, 4, winner=None, eldest=0, tricks=(-1, -1, -1), redeals=0, void=True)
+    d.game(1)
+    d.hand(1, 1, winner=0, points=(1, 0))
+    data = d.write(tmp_path / "data")
+    result = rows(stats.compute("french", data))
+    got = [(r["measure"], r["size"], r["n"], r["count"]) for r in result]
+    assert got == [
+        ("raise_size", 1, 3, 1),
+        ("raise_size", 2, 3, 2),
+        ("redeal", None, 4, 1),
+        ("redeal_refused", None, 2, 1),
+        # 7 raises, 4 of them restes: f1's, f2's, f3's two
+        ("reste", None, 7, 4),
+        # f2 (a play) and f3's second; f1's; f3's first, answered by a reste
+        ("reste_accepted", None, 4, 2),
+        ("reste_folded", None, 4, 1),
+        ("reste_raised", None, 4, 1),
+        # played on: f2 (won), f3's first (won), f3's second (lost)
+        ("reste_won", None, 3, 2),
+    ]
+    assert result[4]["rate"] == approx(4 / 7)
+    assert (result[4]["ci_low"], result[4]["ci_high"]) == tuple(approx(b) for b in wilson_bounds(4, 7))
+    voids = [(r["variant"], r["hands"], r["void_hands"]) for r in rows(stats.compute("void_hands", data))]
+    assert voids == [("catalan", 1, 0), ("french", 4, 1)]
+
+
+def test_variant_comparison_by_hand(raise_dataset: Path) -> None:
+    (row,) = rows(stats.compute("variant_comparison", raise_dataset))
+    # the seven hands of the raise dataset: bluffs as in bluff_success, all stakes pooled (4 + 1 of 9)
+    assert (row["raises"], row["bluffs"], row["bluffs_folded"]) == (9, 5, 2)
+    assert row["bluff_rate"] == approx(5 / 9) and row["bluff_success_rate"] == approx(2 / 5)
+    # answers: 5 to stake 2 (2 folds) and 3 to stake 3 (1 fold)
+    assert (row["facing"], row["folds"], row["fold_rate"]) == (8, 3, 0.375)
+    assert (row["fold_ci_low"], row["fold_ci_high"]) == tuple(approx(b) for b in wilson_bounds(3, 8))
+    # decided hands h1-h5: the eldest (seat 1, team 1) won h2 and h4
+    assert (row["decided_hands"], row["eldest_wins"], row["mano_edge"]) == (5, 2, approx(0.4 - 0.5))
+    assert (row["games"], row["hands"], row["mean_hands_per_game"], row["sides"], row["unit"]) == (1, 7, 7.0, 2, None)

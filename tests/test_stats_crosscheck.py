@@ -1,9 +1,12 @@
 """Every statistic's SQL (``pipeline.stats``) against its polars twin (``pipeline.stats_check``).
 
-Run on two datasets: ``synthetic_dataset``, random hands shaped like the simulator's output (made by
-``stats_check.write_synthetic``: raises, answers, folds, ties, void hands, unknown strengths), and
-``sim_dataset`` and ``sim_dataset_2p``, real simulated datasets from ``tests/conftest.py`` (a test is
-skipped while its fixture is not defined).
+Run on ``synthetic_dataset``, random hands shaped like the simulator's output (made by
+``stats_check.write_synthetic``: raises, answers, folds, ties, void hands, unknown strengths),
+``synthetic_variants_dataset`` (``stats_check.write_synthetic_variants``: trut with 2, 3 and 4 players,
+valencian with the envit, french with redeals and the reste), and ``sim_dataset`` and ``sim_dataset_2p``,
+real simulated datasets from ``tests/conftest.py`` (a test is skipped while its fixture is not defined).
+The variant statistics (envit, trut, french) must return rows on the variants dataset and none on the
+catalan ones.
 """
 
 from __future__ import annotations
@@ -15,12 +18,20 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from pipeline import stats, stats_check
-from pipeline.stats_check import write_synthetic
+from pipeline.stats_check import write_synthetic, write_synthetic_variants
 
-DATASETS = ["synthetic_dataset", "sim_dataset", "sim_dataset_2p"]
+DATASETS = ["synthetic_dataset", "synthetic_variants_dataset", "sim_dataset", "sim_dataset_2p"]
+VARIANT_ONLY = {"envit", "trut", "french"}
+
+
 @pytest.fixture(scope="module")
 def synthetic_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_synthetic(tmp_path_factory.mktemp("synthetic") / "data", seed=7)
+
+
+@pytest.fixture(scope="module")
+def synthetic_variants_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_synthetic_variants(tmp_path_factory.mktemp("synthetic") / "variants", seed=5, games=140)
 
 
 def _dataset(request: pytest.FixtureRequest, fixture: str) -> Path:
@@ -45,7 +56,10 @@ def _assert_same(name: str, data: Path | list[Path], params: dict[str, str] | No
 def test_sql_matches_polars(request: pytest.FixtureRequest, fixture: str, name: str) -> None:
     data = _dataset(request, fixture)
     got = _assert_same(name, data)
-    assert got.height > 0
+    if name in VARIANT_ONLY and fixture != "synthetic_variants_dataset":
+        assert got.height == 0
+    else:
+        assert got.height > 0
 
 
 @pytest.mark.parametrize("fixture", DATASETS)
@@ -54,8 +68,21 @@ def test_bluff_threshold_matches_polars(request: pytest.FixtureRequest, fixture:
     _assert_same("bluff_success", _dataset(request, fixture), {"threshold": threshold})
 
 
+@pytest.mark.parametrize("fixture", DATASETS)
+@pytest.mark.parametrize("threshold", ["0", "0.5", "1"])
+def test_comparison_threshold_matches_polars(request: pytest.FixtureRequest, fixture: str, threshold: str) -> None:
+    _assert_same("variant_comparison", _dataset(request, fixture), {"threshold": threshold})
+
+
+@pytest.mark.parametrize("below", ["0", "7", "25", "40"])
+def test_envit_bluff_below_matches_polars(synthetic_variants_dataset: Path, below: str) -> None:
+    _assert_same("envit", synthetic_variants_dataset, {"bluff_below": below})
+
+
 @pytest.mark.parametrize("name", sorted(stats.STATISTICS))
-def test_two_folders_match_polars(tmp_path: Path, synthetic_dataset: Path, name: str) -> None:
-    # the same game ids in both folders: rows must only be joined within a folder
-    other = write_synthetic(tmp_path / "other", seed=11, games=40)
-    _assert_same(name, [synthetic_dataset, other])
+def test_two_folders_match_polars(
+    tmp_path: Path, synthetic_dataset: Path, synthetic_variants_dataset: Path, name: str
+) -> None:
+    # the same game ids in every folder: rows must only be joined within a folder
+    other = write_synthetic_variants(tmp_path / "other", seed=11, games=40)
+    _assert_same(name, [synthetic_dataset, synthetic_variants_dataset, other])

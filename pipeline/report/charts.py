@@ -25,12 +25,13 @@ import altair as alt
 import polars as pl
 
 from pipeline.report.frames import (
+    common_stake_label,
     conform,
     count_label,
+    even_share,
     fmt_int,
     interval_label,
     players_label,
-    stake_label,
 )
 
 ChartBuilder = Callable[[pl.DataFrame], alt.FacetChart]
@@ -105,7 +106,10 @@ def _rate_chart(
     line_order: str | None = None,
     reference: float | None = None,
     reference_note: str = "",
+    extra_references: Sequence[float] = (),
     extra_tooltip: Sequence[alt.Tooltip] = (),
+    column: str | None = "variant",
+    independent_x: bool = False,
 ) -> alt.FacetChart:
     """Draw ``rate`` with its interval and sample label, coloured by players, one column per variant.
 
@@ -113,7 +117,10 @@ def _rate_chart(
     ``ci_high``, ``count`` and ``total`` (or a ready ``sample`` label); rows with a null rate are left
     out of the drawing. ``offset`` places the player counts side by side within an x category;
     ``mark="point"`` draws points joined by a line over the rows passing ``line_filter`` (a Vega
-    expression), in the order of the numeric field ``line_order``. ``reference`` adds a dashed rule.
+    expression), in the order of the numeric field ``line_order``. ``reference`` adds a dashed rule,
+    ``extra_references`` more of them (e.g. 1/3 beside 1/2 when 3-player games are drawn). ``column``
+    is the column facet (None: no columns, for charts whose x is the variant); ``independent_x`` gives
+    every row its own x categories (rows measuring different things).
     """
     data = _with_common(frame.filter(pl.col("rate").is_not_null()))
     x_key = pl.col(x)
@@ -125,6 +132,9 @@ def _rate_chart(
     players = [players_label(p) for p in sorted(data.get_column("players").drop_nulls().unique().to_list())]
     variants = sorted(data.get_column("variant").drop_nulls().unique().to_list())
     x_values = list(x_sort) if x_sort is not None else data.get_column(x).unique(maintain_order=True).to_list()
+    if independent_x and row is not None and data.height:
+        widest: int = max(data.group_by(row).agg(pl.col(x).n_unique()).get_column(x).to_list())
+        x_values = x_values[:widest]
     bars = max(1, len(x_values)) * (max(1, len(players)) if offset else 1)
     label_chars = max((len(s) for s in data.get_column("sample").to_list()), default=5)
     label_px = label_chars * _CHAR_PX + 8
@@ -148,7 +158,11 @@ def _rate_chart(
         x_field,
         title=x_title,
         sort=list(x_sort) if x_sort is not None else "ascending",
-        axis=alt.Axis(labelAngle=0, labelLimit=160),
+        axis=alt.Axis(
+            labelAngle=-25 if independent_x else 0,
+            labelAlign="right" if independent_x else "center",
+            labelLimit=220 if independent_x else 160,
+        ),
     )
     color = alt.Color("players_label:N", title="Players", sort=players, scale=alt.Scale(domain=players))
     tooltip = [
@@ -186,16 +200,20 @@ def _rate_chart(
     else:
         text = base.mark_text(align="center", baseline="bottom", dy=-4, fontSize=10)
     layers.append(text.encode(y="ci_high:Q", text="sample:N", color=alt.value(_TEXT_COLOR)))
-    if reference is not None:
+    for value in ([reference] if reference is not None else []) + list(extra_references):
         layers.append(
             alt.Chart()
             .transform_aggregate(rows="count()")
             .mark_rule(color="#888888", strokeDash=[5, 4])
-            .encode(y=alt.datum(reference))
+            .encode(y=alt.datum(value))
         )
 
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
-    column = alt.Column("variant:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
+    columns = (
+        alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
+        if column
+        else alt.Undefined
+    )
     rows = (
         alt.Row(
             f"{row}:N",
@@ -206,16 +224,34 @@ def _rate_chart(
         if row
         else alt.Undefined
     )
+    dashed = [f"{v:.0%}" for v in ([reference] if reference is not None else []) + list(extra_references)]
     subtitle = (
         ("Bars show the rate, black lines" if mark == "bar" else "Points show the rate, lines")
         + " its 95% interval, labels count/sample size. Colour: player count."
-        + (f" Dashed line: {reference:.0%}{reference_note}." if reference is not None else "")
+        + (
+            f" Dashed {'lines' if len(dashed) > 1 else 'line'}: {' and '.join(dashed)}{reference_note}."
+            if dashed
+            else ""
+        )
     )
-    return chart.facet(column=column, row=rows).properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
+    faceted = chart.facet(column=columns, row=rows)
+    if independent_x:
+        faceted = faceted.resolve_scale(x="independent", xOffset="independent")
+    return faceted.properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
 
 
-def _stake_row(stake: pl.Expr, prefix: str) -> pl.Expr:
-    return stake.map_elements(lambda s: f"{prefix} {stake_label(s)}", return_dtype=pl.String)
+def _three_player_references(frame: pl.DataFrame) -> list[float]:
+    """The even share of 3-player games (1/3) as an extra reference, when the frame has such games."""
+    return [even_share(3)] if 3 in frame.get_column("players").to_list() else []
+
+
+def _variants(frame: pl.DataFrame) -> list[str]:
+    return sorted(frame.get_column("variant").drop_nulls().unique().to_list())
+
+
+def _stake_row(stake: pl.Expr, prefix: str, variants: Sequence[str] = ()) -> pl.Expr:
+    """``"Raise to 2 (truc)"``: the stake named as every variant drawn names it (else its number)."""
+    return stake.map_elements(lambda s: f"{prefix} {common_stake_label(s, variants)}", return_dtype=pl.String)
 
 
 def first_trick_value(frame: pl.DataFrame) -> alt.FacetChart:
@@ -283,7 +319,7 @@ def bluff_success(frame: pl.DataFrame) -> alt.FacetChart:
             )
             for label, count, total, rate, low, high in parts
         ]
-    ).with_columns(_stake_row(pl.col("stake"), "Raise to").alias("situation"))
+    ).with_columns(_stake_row(pl.col("stake"), "Raise to", _variants(df)).alias("situation"))
     return _rate_chart(
         long,
         x="measure",
@@ -300,7 +336,8 @@ def bluff_success(frame: pl.DataFrame) -> alt.FacetChart:
 
 def _stake_order(frame: pl.DataFrame, prefix: str) -> list[str]:
     stakes = sorted(frame.get_column("stake").drop_nulls().unique().to_list())
-    return [f"{prefix} {stake_label(s)}" for s in stakes]
+    variants = _variants(frame)
+    return [f"{prefix} {common_stake_label(s, variants)}" for s in stakes]
 
 
 def _decile_label(col: str, all_label: str) -> pl.Expr:
@@ -324,7 +361,7 @@ def fold_rates(frame: pl.DataFrame) -> alt.FacetChart:
         pl.col("fold_rate").alias("rate"),
         "ci_low",
         "ci_high",
-    ).with_columns(_stake_row(pl.col("stake"), "Facing a raise to").alias("situation"))
+    ).with_columns(_stake_row(pl.col("stake"), "Facing a raise to", _variants(df)).alias("situation"))
     return _rate_chart(
         long,
         x="decile_label",
@@ -369,7 +406,8 @@ def mano_advantage(frame: pl.DataFrame) -> alt.FacetChart:
         mark="point",
         offset=False,
         reference=0.5,
-        reference_note=", no advantage",
+        reference_note=", no advantage" + (" (1/3 with 3 players, each alone)" if 3 in order_players(long) else ""),
+        extra_references=_three_player_references(long),
         extra_tooltip=[
             alt.Tooltip("mean_points_eldest:Q", title="Mean points, eldest's team", format=".2f"),
             alt.Tooltip("mean_points_other:Q", title="Mean points, other team", format=".2f"),
@@ -378,16 +416,24 @@ def mano_advantage(frame: pl.DataFrame) -> alt.FacetChart:
     )
 
 
+def order_players(frame: pl.DataFrame) -> list[int]:
+    """The player counts of a frame, in order."""
+    return sorted(frame.get_column("players").drop_nulls().unique().to_list())
+
+
 def stake_distribution(frame: pl.DataFrame) -> alt.FacetChart:
     """The share of hands that ended at each stake."""
     df = conform("stake_distribution", frame)
+    variants = _variants(df)
     totals = df.group_by("variant", "players").agg(pl.col("hands").sum().alias("total"))
     long = (
         df.join(totals, on=["variant", "players"], how="left", nulls_equal=True)
         .select(
             "variant",
             "players",
-            pl.col("stake").map_elements(stake_label, return_dtype=pl.String).alias("stake_label"),
+            pl.col("stake")
+            .map_elements(lambda v: common_stake_label(v, variants), return_dtype=pl.String)
+            .alias("stake_label"),
             "stake",
             pl.col("hands").alias("count"),
             "total",
@@ -399,7 +445,7 @@ def stake_distribution(frame: pl.DataFrame) -> alt.FacetChart:
         )
         .sort("stake")
     )
-    order = [stake_label(s) for s in sorted(long.get_column("stake").drop_nulls().unique().to_list())]
+    order = [common_stake_label(s, variants) for s in sorted(long.get_column("stake").drop_nulls().unique().to_list())]
     return _rate_chart(
         long,
         x="stake_label",
@@ -479,7 +525,8 @@ def strength_curve(frame: pl.DataFrame) -> alt.FacetChart:
         line_filter="true",
         line_order="decile",
         reference=0.5,
-        reference_note=", an even chance",
+        reference_note=", an even chance" + (" (1/3 with 3 players)" if 3 in order_players(long) else ""),
+        extra_references=_three_player_references(long),
         extra_tooltip=[alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.2f")],
     )
 
@@ -488,21 +535,22 @@ DECISIONS = {"raise": "Own move", "accept_and_raise": "Answering a raise"}
 TRICK_ORDER = ["Before play", "Trick 1", "Trick 2", "Trick 3"]
 
 
-def _situation(decision: str | None, stake: int | None) -> str:
+def _situation(decision: str | None, stake: int | None, variants: Sequence[str] = ()) -> str:
     """``("raise", 1)`` -> ``"Own move, stake 1 (no raise)"``; the stake is the one in force."""
-    return f"{DECISIONS.get(decision or '', str(decision))}, stake {stake_label(stake)}"
+    return f"{DECISIONS.get(decision or '', str(decision))}, stake {common_stake_label(stake, variants)}"
 
 
 def raise_rates(frame: pl.DataFrame) -> alt.FacetChart:
     """How often a seat that could raise did so, by decision, the stake in force and the trick."""
     df = conform("raise_rates", frame)
+    variants = _variants(df)
     long = df.select(
         "variant",
         "players",
         "decision",
         "stake",
         pl.struct("decision", "stake")
-        .map_elements(lambda s: _situation(s["decision"], s["stake"]), return_dtype=pl.String)
+        .map_elements(lambda s: _situation(s["decision"], s["stake"], variants), return_dtype=pl.String)
         .alias("situation"),
         pl.col("trick_no")
         .map_elements(lambda t: f"Trick {t}", return_dtype=pl.String)
@@ -539,7 +587,279 @@ def raise_rates(frame: pl.DataFrame) -> alt.FacetChart:
     )
 
 
+COMPARISON_MEASURES = [
+    ("Hand won by the side that took trick 1", "first_trick_win_rate", "first_trick_hands", "first_trick"),
+    ("Raises that were bluffs", "bluff_rate", "raises", "bluff"),
+    ("Bluffs the other side folded to", "bluff_success_rate", "bluffs", "bluff_success"),
+    ("Answers to a raise that folded", "fold_rate", "facing", "fold"),
+    ("Hands won by the eldest's side", "mano_win_rate", "decided_hands", "mano"),
+    ("Tricks tied", "tie_rate", "tricks", "tie"),
+]
+"""The rates ``variant_comparison`` sets side by side: label, rate column, sample size, interval prefix."""
+
+
+def variant_comparison(frame: pl.DataFrame) -> alt.FacetChart:
+    """The headline rates of every variant and player count side by side: one row per measure, the
+    variants along x, the player counts in colour."""
+    df = conform("variant_comparison", frame)
+    long = pl.concat(
+        [
+            df.select(
+                "variant",
+                "players",
+                pl.lit(label).alias("measure"),
+                (pl.col(rate) * pl.col(total)).round(0).cast(pl.Int64).alias("count"),
+                pl.col(total).alias("total"),
+                pl.col(rate).alias("rate"),
+                pl.col(f"{prefix}_ci_low").alias("ci_low"),
+                pl.col(f"{prefix}_ci_high").alias("ci_high"),
+                pl.col("mean_hands_per_game"),
+            )
+            for label, rate, total, prefix in COMPARISON_MEASURES
+        ]
+    )
+    return _rate_chart(
+        long,
+        x="variant",
+        x_title="Variant",
+        x_sort=_variants(long),
+        row="measure",
+        row_title="Measure",
+        row_sort=[m[0] for m in COMPARISON_MEASURES],
+        y_title="Rate",
+        title="The variants side by side",
+        column=None,
+        extra_tooltip=[alt.Tooltip("mean_hands_per_game:Q", title="Mean hands per game", format=".1f")],
+    )
+
+
+def _measure_chart(
+    long: pl.DataFrame,
+    *,
+    rows: Sequence[str],
+    levels: Sequence[str],
+    title: str,
+    x_title: str,
+) -> alt.FacetChart:
+    """A chart of several measures, one row each with its own x categories (``row``, ``level_label``)."""
+    present = long.get_column("row").unique().to_list()
+    level_present = long.get_column("level_label").unique().to_list()
+    return _rate_chart(
+        long,
+        x="level_label",
+        x_title=x_title,
+        x_sort=[lv for lv in levels if lv in level_present] + sorted(lv for lv in level_present if lv not in levels),
+        row="row",
+        row_title="Measure",
+        row_sort=[r for r in rows if r in present] + sorted(r for r in present if r not in rows),
+        y_title="Rate",
+        title=title,
+        independent_x=True,
+    )
+
+
+ENVIT_ROWS = {
+    "call": "Hands with an envit call",
+    "accepted": "Calls accepted, by rung",
+    "folded": "Calls folded to, by rung",
+    "raised": "Calls raised, by rung",
+    "caller_won": "Opening caller's side won the envit, by his envit value",
+    "caller_won_accepted": "The same, envits accepted (values compared)",
+    "bluff": "Calls that were bluffs, by rung",
+    "bluff_folded": "Bluffs folded to, by rung",
+    "bluff_won": "Bluffs whose side won the envit, by rung",
+}
+ENVIT_LEVELS = ["All hands", "envit", "torne", "falta", "envit-falta", "0-19", "20-25", "26-28", "29-30", "31-33"]
+
+
+def envit(frame: pl.DataFrame) -> alt.FacetChart:
+    """The envit's rates (valencian): calls, answers by rung, the caller's wins by envit value, bluffs."""
+    df = conform("envit", frame).filter(pl.col("measure") != "stones")
+    long = df.select(
+        "variant",
+        "players",
+        pl.col("measure").replace_strict(ENVIT_ROWS, default=pl.col("measure"), return_dtype=pl.String).alias("row"),
+        pl.col("level").fill_null("All hands").alias("level_label"),
+        "count",
+        pl.col("n").alias("total"),
+        "rate",
+        "ci_low",
+        "ci_high",
+    )
+    return _measure_chart(
+        long,
+        rows=list(ENVIT_ROWS.values()),
+        levels=ENVIT_LEVELS,
+        title="The envit: calls, answers, wins and bluffs",
+        x_title="Rung of the call, or the caller's envit value",
+    )
+
+
+TRUT_ROWS = {
+    "trut": "Hands with a trut",
+    "fold_by_position": "Folds facing a trut, by answerer (1st = nearest the eldest)",
+    "timing": "When truts were made",
+    "timing 1": "When truts were made in trick 1",
+    "timing 2": "When truts were made in trick 2",
+    "timing 3": "When truts were made in trick 3",
+    "fortial": "Fortial hands",
+    "fortial_both": "Both sides au fortial",
+    "trut_office": "Trut d'office hands",
+    "chanson": "Trut d'office after la chanson",
+    "chanter": "Trut d'office after chanter",
+    "tenir": "À tenir hands",
+    "sec": "Trut d'office redealt sec",
+    "hold": "Holds ('à tenir')",
+    "sing": "Sings (la chanson)",
+    "chanson_cards": "Cards asked in la chanson",
+}
+TIMINGS = {
+    "in_turn": "in turn",
+    "out_before_card": "out of turn, before own card",
+    "out_after_card": "out of turn, after own card",
+    "unknown": "turn unknown",
+    "call": "before play (a call)",
+}
+SPECIAL_LEVELS = {
+    "truted": "truted or held",
+    "passed": "passed (no play)",
+    "folded": "folded",
+    "decider_won": "won by the deciding side",
+    "void": "void",
+}
+
+
+def _trut_label(measure: str | None, level: str | None, trick_no: int | None) -> str:
+    if measure == "fold_by_position" and level is not None:
+        return {"1": "1st answerer", "2": "2nd answerer", "3": "3rd answerer"}.get(level, f"answerer {level}")
+    if measure == "timing":
+        return TIMINGS.get(level or "", str(level))
+    if level in SPECIAL_LEVELS and measure not in ("fold_by_position", "timing", "chanson_cards"):
+        return SPECIAL_LEVELS[level]
+    if measure == "chanson_cards":
+        return f"{level} card{'s' if level != '1' else ''}"
+    return "All hands" if measure == "trut" else "All choices"
+
+
+def trut(frame: pl.DataFrame) -> alt.FacetChart:
+    """The trut family's rates: truts, folds by answerer, timing trick by trick (the truts made in a call
+    before play are all 'before play': the table shows them), fortial and trut d'office, holds, sings."""
+    df = conform("trut", frame).filter((pl.col("measure") != "timing") | pl.col("trick_no").is_not_null())
+    measure = (
+        pl.when(pl.col("measure") == "timing")
+        .then(pl.format("timing {}", pl.col("trick_no")))
+        .otherwise(pl.col("measure"))
+    )
+    long = df.select(
+        "variant",
+        "players",
+        measure.replace_strict(TRUT_ROWS, default=measure, return_dtype=pl.String).alias("row"),
+        pl.struct("measure", "level", "trick_no")
+        .map_elements(lambda s: _trut_label(s["measure"], s["level"], s["trick_no"]), return_dtype=pl.String)
+        .alias("level_label"),
+        "count",
+        pl.col("n").alias("total"),
+        "rate",
+        "ci_low",
+        "ci_high",
+    )
+    levels = [
+        "All hands", "1st answerer", "2nd answerer", "3rd answerer", *TIMINGS.values(),
+        *SPECIAL_LEVELS.values(), "All choices", "1 card", "2 cards", "3 cards",
+    ]  # fmt: skip
+    return _measure_chart(
+        long,
+        rows=list(TRUT_ROWS.values()),
+        levels=levels,
+        title="The trut: truts, folds, timing, the fortial and the trut d'office",
+        x_title="Situation",
+    )
+
+
+FRENCH_ROWS = {
+    "redeal": "Hands redealt",
+    "redeal_refused": "Requests for new cards refused",
+    "raise_size": "Raise sizes (above the stake raised)",
+    "reste": "Raises to the reste",
+    "reste_accepted": "Reste raises: answers",
+    "reste_folded": "Reste raises: answers",
+    "reste_raised": "Reste raises: answers",
+    "reste_won": "Reste raises played on and won",
+}
+FRENCH_LEVELS = {
+    "redeal": "All hands",
+    "redeal_refused": "All requests",
+    "reste": "All raises",
+    "reste_accepted": "accepted",
+    "reste_folded": "folded",
+    "reste_raised": "raised back",
+    "reste_won": "Played on",
+}
+
+
+def french(frame: pl.DataFrame) -> alt.FacetChart:
+    """French Truc's rates: redeals, raise sizes, the reste and how it is answered."""
+    df = conform("french", frame)
+    long = df.select(
+        "variant",
+        "players",
+        pl.col("measure").replace_strict(FRENCH_ROWS, default=pl.col("measure"), return_dtype=pl.String).alias("row"),
+        pl.struct("measure", "size")
+        .map_elements(
+            lambda s: (
+                f"+{s['size']}" if s["measure"] == "raise_size" else FRENCH_LEVELS.get(s["measure"], s["measure"])
+            ),
+            return_dtype=pl.String,
+        )
+        .alias("level_label"),
+        "count",
+        pl.col("n").alias("total"),
+        "rate",
+        "ci_low",
+        "ci_high",
+    )
+    sizes = sorted(df.filter(pl.col("measure") == "raise_size").get_column("size").drop_nulls().unique().to_list())
+    levels = ["All hands", "All requests", *[f"+{v}" for v in sizes], "All raises", "accepted", "folded",
+              "raised back", "Played on"]  # fmt: skip
+    return _measure_chart(
+        long,
+        rows=list(dict.fromkeys(FRENCH_ROWS.values())),
+        levels=levels,
+        title="French Truc: redeals, raise sizes and the reste",
+        x_title="Situation",
+    )
+
+
+def void_hands(frame: pl.DataFrame) -> alt.FacetChart:
+    """How often a hand is void (nobody scores), by variant and player count."""
+    df = conform("void_hands", frame)
+    long = df.select(
+        "variant",
+        "players",
+        pl.col("players").map_elements(players_label, return_dtype=pl.String).alias("seat_count"),
+        pl.col("void_hands").alias("count"),
+        pl.col("hands").alias("total"),
+        pl.col("void_rate").alias("rate"),
+        "ci_low",
+        "ci_high",
+    )
+    return _rate_chart(
+        long,
+        x="seat_count",
+        x_title="Player count",
+        x_sort=[players_label(p) for p in order_players(long)],
+        y_title="Void hands",
+        title="Void hands: nobody scores",
+        offset=False,
+    )
+
+
 CHARTS: dict[str, ChartBuilder] = {
+    "variant_comparison": variant_comparison,
+    "envit": envit,
+    "trut": trut,
+    "french": french,
+    "void_hands": void_hands,
     "first_trick_value": first_trick_value,
     "bluff_success": bluff_success,
     "fold_rates": fold_rates,

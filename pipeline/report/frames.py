@@ -4,13 +4,15 @@
 columns the report uses for each; ``conform`` makes any frame (even an empty one without columns) match
 it, so the chart and summary functions never fail on a missing column, and turns NaN into null.
 
-The small formatters here (``fmt_pct``, ``count_label``, ``setting_phrase`` ...) keep the page, the chart
-labels and the written findings in the same words.
+The small formatters here (``fmt_pct``, ``count_label``, ``setting_phrase``, ``stake_label``,
+``unit_word`` ...) keep the page, the chart labels and the written findings in the same words, in each
+variant's own names of its stakes and units.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 
 import polars as pl
 
@@ -24,7 +26,16 @@ STATISTICS: tuple[str, ...] = (
     "bluff_success",
     "tie_frequency",
 )
-"""Every statistic the report shows, in page order."""
+"""The statistics of every variant, in page order, each faceted by variant."""
+
+COMPARISON = "variant_comparison"
+"""The statistic that opens the page: every variant and player count side by side."""
+
+SPECIFIC: tuple[str, ...] = ("envit", "trut", "french", "void_hands")
+"""The variant-specific statistics, after the others, shown only when their frames have rows."""
+
+ALL_STATISTICS: tuple[str, ...] = (COMPARISON, *STATISTICS, *SPECIFIC)
+"""Every statistic the report knows, in page order."""
 
 _STR = pl.String()
 _INT = pl.Int64()
@@ -128,9 +139,110 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "ci_low": _FLOAT,
         "ci_high": _FLOAT,
     },
+    "void_hands": {
+        **_KEYS,
+        "hands": _INT,
+        "void_hands": _INT,
+        "void_rate": _FLOAT,
+        "ci_low": _FLOAT,
+        "ci_high": _FLOAT,
+    },
+    "envit": {
+        **_KEYS,
+        "measure": _STR,
+        "level": _STR,
+        "n": _INT,
+        "count": _INT,
+        "rate": _FLOAT,
+        "ci_low": _FLOAT,
+        "ci_high": _FLOAT,
+        "mean": _FLOAT,
+    },
+    "trut": {
+        **_KEYS,
+        "measure": _STR,
+        "level": _STR,
+        "trick_no": _INT,
+        "n": _INT,
+        "count": _INT,
+        "rate": _FLOAT,
+        "ci_low": _FLOAT,
+        "ci_high": _FLOAT,
+    },
+    "french": {
+        **_KEYS,
+        "measure": _STR,
+        "size": _INT,
+        "n": _INT,
+        "count": _INT,
+        "rate": _FLOAT,
+        "ci_low": _FLOAT,
+        "ci_high": _FLOAT,
+    },
+    "variant_comparison": {
+        **_KEYS,
+        "sides": _INT,
+        "unit": _STR,
+        "games": _INT,
+        "hands": _INT,
+        "mean_hands_per_game": _FLOAT,
+        "first_trick_hands": _INT,
+        "first_trick_win_rate": _FLOAT,
+        "first_trick_ci_low": _FLOAT,
+        "first_trick_ci_high": _FLOAT,
+        "first_trick_value": _FLOAT,
+        "raises": _INT,
+        "bluffs": _INT,
+        "bluff_rate": _FLOAT,
+        "bluff_ci_low": _FLOAT,
+        "bluff_ci_high": _FLOAT,
+        "bluffs_folded": _INT,
+        "bluff_success_rate": _FLOAT,
+        "bluff_success_ci_low": _FLOAT,
+        "bluff_success_ci_high": _FLOAT,
+        "facing": _INT,
+        "folds": _INT,
+        "fold_rate": _FLOAT,
+        "fold_ci_low": _FLOAT,
+        "fold_ci_high": _FLOAT,
+        "decided_hands": _INT,
+        "eldest_wins": _INT,
+        "mano_win_rate": _FLOAT,
+        "mano_ci_low": _FLOAT,
+        "mano_ci_high": _FLOAT,
+        "mano_edge": _FLOAT,
+        "tricks": _INT,
+        "tied_tricks": _INT,
+        "tie_rate": _FLOAT,
+        "tie_ci_low": _FLOAT,
+        "tie_ci_high": _FLOAT,
+    },
 }
 
 STAKE_NAMES: dict[int, str] = {1: "no raise", 2: "truc", 3: "retruc"}
+"""The stakes' names where the variant is not known (the Catalan ladder)."""
+
+VARIANT_STAKE_NAMES: dict[str, dict[int, str]] = {
+    "catalan": STAKE_NAMES,
+    "valencian": {1: "no raise", 2: "truc", 3: "retruc", 4: "quatre val", 5: "joc fora"},
+    "french": {1: "no raise"},
+}
+"""Each variant's names of its stakes; a variant not listed (the trut family) names none."""
+
+HAND_UNITS: dict[str, str] = {"points": "points", "cames": "stones", "longs": "trut points"}
+"""The word for what ``points_team*`` count, by ``games.unit`` (what the games' scores count): a
+valencian game is scored in cames but its hands in stones; a trut-family hand's points are the engine's
+own per-hand unit (docs/data.md)."""
+
+VARIANT_UNITS: dict[str, str] = {
+    "catalan": "points",
+    "french": "points",
+    "valencian": "cames",
+    "trut": "longs",
+    "trut-gatinaise": "longs",
+    "trut-gatine": "longs",
+}
+"""``games.unit`` of each variant, for frames that do not carry it."""
 
 
 def conform(name: str, frame: pl.DataFrame) -> pl.DataFrame:
@@ -206,9 +318,39 @@ def setting_phrase(variant: str | None, players: int | None) -> str:
     return f"{who} {variant or 'unknown variant'}"
 
 
-def stake_label(stake: int | None) -> str:
-    """``2`` -> ``"2 (truc)"``; a stake without a common name is just its number."""
+def stake_label(stake: int | None, variant: str | None = None) -> str:
+    """``2`` -> ``"2 (truc)"``; with a variant, that variant's name of the stake; a stake without a name
+    is just its number."""
     if stake is None:
         return "unknown"
-    name = STAKE_NAMES.get(stake)
+    names = STAKE_NAMES if variant is None else VARIANT_STAKE_NAMES.get(variant, {})
+    name = names.get(stake)
     return f"{stake} ({name})" if name else str(stake)
+
+
+def common_stake_label(stake: int | None, variants: Sequence[str]) -> str:
+    """The label of ``stake`` that every one of ``variants`` agrees on: its name when they all give the
+    same one, else its number (a chart row shared by the variants)."""
+    labels = {stake_label(stake, v) for v in variants} if variants else {stake_label(stake)}
+    return labels.pop() if len(labels) == 1 else stake_label(stake, "")
+
+
+def unit_word(variant: str | None, units: Mapping[str, str] | None = None) -> str:
+    """What a hand's points are called in ``variant``: ``points``, ``stones``... ``units`` maps a variant to
+    its ``games.unit`` (e.g. from ``variant_comparison``); else the variant's usual unit."""
+    unit = (units or {}).get(variant or "") or VARIANT_UNITS.get(variant or "", "points")
+    return HAND_UNITS.get(unit, unit)
+
+
+def even_share(players: int | None) -> float:
+    """The share of hands a side wins by chance: 1/2, or 1/3 in 3-player Trut (each player alone)."""
+    return 1 / 3 if players == 3 else 1 / 2
+
+
+def units_of(frames: Mapping[str, pl.DataFrame]) -> dict[str, str]:
+    """``games.unit`` by variant, from the ``variant_comparison`` frame when there is one."""
+    frame = frames.get(COMPARISON)
+    if frame is None or "unit" not in frame.columns or "variant" not in frame.columns:
+        return {}
+    pairs = frame.select("variant", "unit").drop_nulls().unique().rows()
+    return {variant: unit for variant, unit in pairs}

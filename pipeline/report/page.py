@@ -3,7 +3,10 @@
 ``build_report`` computes every statistic with ``pipeline.stats`` and hands the frames to
 ``render_page``, which writes::
 
-    OUT/index.html          the page: findings, one section per statistic, the run manifests
+    OUT/index.html          the page: findings, the variants compared (``variant_comparison``: a table
+                            and a chart, variants side by side), one section per statistic faceted by
+                            variant, the variant-specific sections (envit, trut, french, void hands)
+                            when their frames have rows, the run manifests
     OUT/charts/NAME.png     every chart at scale 2
     OUT/charts/NAME.svg
 
@@ -31,7 +34,19 @@ import vl_convert as vlc
 
 from pipeline import __version__, store
 from pipeline.report.charts import CHARTS
-from pipeline.report.frames import STATISTICS, conform
+from pipeline.report.frames import (
+    ALL_STATISTICS,
+    COMPARISON,
+    SPECIFIC,
+    STATISTICS,
+    conform,
+    count_label,
+    fmt_int,
+    fmt_pct,
+    interval_label,
+    is_missing,
+    units_of,
+)
 from pipeline.report.summary import SUMMARIES
 
 Progress = Callable[[str], None]
@@ -45,6 +60,11 @@ TITLES: dict[str, str] = {
     "fold_rates": "Fold rates",
     "bluff_success": "Bluffs",
     "tie_frequency": "Ties",
+    "variant_comparison": "The variants compared",
+    "envit": "The envit (valencian)",
+    "trut": "The trut (trut family)",
+    "french": "Redeals and the reste (french)",
+    "void_hands": "Void hands",
 }
 
 DEFINITIONS: dict[str, str] = {
@@ -61,7 +81,8 @@ DEFINITIONS: dict[str, str] = {
         "percentile of its dealt cards, cut into tenths; 1 is the weakest tenth)."
     ),
     "stake_distribution": (
-        "The share of hands that ended at each stake (1 unraised, 2 truc, 3 retruc; after a refused raise "
+        "The share of hands that ended at each stake (1 unraised; 2 truc and 3 retruc in catalan and "
+        "valencian, any number in french, the trut's own stakes in the trut family; after a refused raise "
         "the stake before it)."
     ),
     "raise_rates": (
@@ -80,9 +101,33 @@ DEFINITIONS: dict[str, str] = {
     "tie_frequency": (
         "The share of played tricks that were tied, trick by trick, and the share of hands decided by a tie rule."
     ),
+    "variant_comparison": (
+        "Every variant and player count side by side, each figure defined as in its own section, pooled over "
+        "stakes and tricks: the chance that the side taking trick 1 outright wins the hand, the share of "
+        "raises that were bluffs and of bluffs folded to, the fold rate facing a raise, the eldest's share "
+        "of decided hands (an even share is 1/2, or 1/3 with 3 players each alone), the share of tied tricks, "
+        "and the game length. Points are never compared across variants: each counts in its own unit."
+    ),
+    "envit": (
+        "Valencian only. How often an envit is called; how each rung (envit, torne, falta, envit-falta) is "
+        "answered; how often the opening caller's side wins the envit, by the caller's envit value; calls "
+        "made with an envit value below 20 (bluffs) and how they fare; the stones the envit brings against "
+        "the rest of the hand (in the table)."
+    ),
+    "trut": (
+        "The trut family only. How often a trut is made; how often the answerers fold, in the order they "
+        "answer from the eldest; when truts are made (in turn, out of turn before or after the truter's own "
+        "card, trick by trick, or in a call before play); the fortial and the trut d'office (did the deciding "
+        "side trut or hold, and win); holding, singing and the cards asked in la chanson."
+    ),
+    "french": (
+        "French Truc only. How often hands are redealt and requests for new cards refused; the size of raises "
+        "over the stake they raise; raises to the reste, how they are answered, and who wins when played on."
+    ),
+    "void_hands": "The share of hands nobody scored (all tricks tied in french and the trut family).",
 }
 
-_PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win", "value")
+_PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win", "value", "edge")
 _POINT_HINTS = ("points",)
 
 
@@ -124,7 +169,7 @@ def build_report(
     manifests = {str(path): store.read_manifest(path) for path in paths}
     available = {getattr(s, "name", s) for s in stats.list_statistics()}
     frames: dict[str, pl.DataFrame] = {}
-    for name in STATISTICS:
+    for name in ALL_STATISTICS:
         if name not in available:
             say(f"{name}: not offered by pipeline.stats, left out")
             continue
@@ -144,24 +189,30 @@ def render_page(
 ) -> ReportResult:
     """Write the report folder ``out`` from statistics frames already computed.
 
-    ``frames`` maps a statistic's name to its frame (names outside ``frames.STATISTICS`` get a table but
-    no chart); ``manifests`` maps each dataset's label (its path) to its manifest. A frame with nothing
-    to draw gets a note instead of a chart and no chart files.
+    ``frames`` maps a statistic's name to its frame (names outside ``frames.ALL_STATISTICS`` get a table
+    but no chart); ``manifests`` maps each dataset's label (its path) to its manifest. The page opens
+    with ``variant_comparison``, then the statistics of every variant, then the variant-specific ones
+    (``frames.SPECIFIC``), each only when its frame has rows. A frame with nothing to draw gets a note
+    instead of a chart and no chart files. Findings name points in each variant's unit (``games.unit``
+    from ``variant_comparison``).
     """
     say = progress or (lambda _message: None)
     out = Path(out)
     vl_version = _vegalite_version()
-    names = [n for n in STATISTICS if n in frames] + sorted(n for n in frames if n not in STATISTICS)
+    names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
+    names += sorted(n for n in frames if n not in ALL_STATISTICS)
+    units = units_of(frames)
     sections: list[str] = []
     findings: dict[str, list[str]] = {}
     specs: dict[str, dict[str, Any]] = {}
     drawn: list[str] = []
+    current_part = ""
     with store.atomic_dataset(out, overwrite) as tmp:
         charts_dir = tmp / "charts"
         charts_dir.mkdir()
         for name in names:
             frame = conform(name, frames[name]) if name in CHARTS else frames[name]
-            findings[name] = SUMMARIES[name](frame) if name in SUMMARIES else []
+            findings[name] = SUMMARIES[name](frame, units) if name in SUMMARIES else []
             spec: dict[str, Any] | None = None
             if name in CHARTS:
                 say(f"drawing {name}")
@@ -173,10 +224,15 @@ def render_page(
                 (charts_dir / f"{name}.svg").write_text(vlc.vegalite_to_svg(spec, vl_version=vl_version), "utf-8")
                 specs[name] = spec
                 drawn.append(name)
+            part = _part_of(name)
+            if part != current_part and part in _PARTS:
+                sections.append(_part(part))
+            current_part = part
             sections.append(_section(name, frame, spec is not None))
         say("writing index.html")
         page = _page(
             title=title,
+            settings=_settings(frames),
             manifests=manifests,
             findings=findings,
             sections=sections,
@@ -238,10 +294,86 @@ def _table(frame: pl.DataFrame) -> str:
     return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
+_PARTS = {
+    "every": (
+        "Every variant",
+        "Each statistic below is drawn for every variant in the datasets: one column of the chart per variant, "
+        "one colour per player count.",
+    ),
+    "specific": (
+        "Variant by variant",
+        "What only some variants play (void hands: every variant): shown only when the datasets hold it.",
+    ),
+}
+
+
+def _part_of(name: str) -> str:
+    """The part of the page a statistic belongs to: ``comparison``, ``every``, ``specific`` or ``other``."""
+    if name == COMPARISON:
+        return "comparison"
+    if name in STATISTICS:
+        return "every"
+    return "specific" if name in SPECIFIC else "other"
+
+
+def _part(part: str) -> str:
+    """The heading that opens a part of the page."""
+    heading, text = _PARTS[part]
+    return f'<div class="part"><h2 class="part-title">{_esc(heading)}</h2><p>{_esc(text)}</p></div>'
+
+
+_COMPARISON_CELLS = (
+    ("Trick 1 taker won the hand", "first_trick_win_rate", "first_trick_hands", "first_trick"),
+    ("Raises that were bluffs", "bluff_rate", "raises", "bluff"),
+    ("Bluffs folded to", "bluff_success_rate", "bluffs", "bluff_success"),
+    ("Folds facing a raise", "fold_rate", "facing", "fold"),
+    ("Eldest won the hand", "mano_win_rate", "decided_hands", "mano"),
+    ("Tied tricks", "tie_rate", "tricks", "tie"),
+)
+
+
+def _comparison_table(frame: pl.DataFrame) -> str:
+    """The variants side by side: one row per variant and player count, each rate with its interval and
+    the counts it rests on."""
+    head = "".join(
+        f"<th>{_esc(h)}</th>"
+        for h in ("Variant", "Players", "Games", "Hands a game", *(c[0] for c in _COMPARISON_CELLS))
+    )
+    body = []
+    for row in frame.iter_rows(named=True):
+        cells = [f"<td>{_esc(row['variant'])}</td>", f'<td class="num">{_esc(row["players"])}</td>']
+        cells.append(f'<td class="num">{fmt_int(row["games"])}</td>')
+        mean = row["mean_hands_per_game"]
+        cells.append(f'<td class="num">{"n/a" if is_missing(mean) else f"{mean:.1f}"}</td>')
+        for _, rate, total, prefix in _COMPARISON_CELLS:
+            value, n = row[rate], row[total]
+            if is_missing(value) or not n:
+                cells.append('<td class="null">\u2013</td>')
+                continue
+            k = round(value * n)
+            interval = interval_label(row[f"{prefix}_ci_low"], row[f"{prefix}_ci_high"])
+            extra = ""
+            if rate == "mano_win_rate" and not is_missing(row["mano_edge"]):
+                extra = f" ({row['mano_edge'] * 100:+.1f} pp)"
+            cells.append(
+                f'<td class="num">{_esc(fmt_pct(value) + extra)}<br><small>{_esc(interval)} \u00b7 '
+                f"{_esc(count_label(k, n))}</small></td>"
+            )
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        f'<div class="table-wrap comparison"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+        '<p class="files">Each cell: the rate, its 95% interval and count/sample size; the eldest\'s edge over '
+        "an even share in percentage points (pp).</p>"
+    )
+
+
 def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
     title = TITLES.get(name, name.replace("_", " ").capitalize())
     parts = [f'<section id="stat-{_esc(name)}">', f"<h2>{_esc(title)}</h2>"]
     parts.append(f'<p class="definition">{_esc(DEFINITIONS.get(name, ""))}</p>')
+    if name == COMPARISON and frame.height:
+        parts.append(_comparison_table(frame))
     if has_chart:
         parts.append(f'<div class="chart" id="chart-{_esc(name)}" data-chart="{_esc(name)}"></div>')
         parts.append(
@@ -325,6 +457,9 @@ td.null { color: #aaa; text-align: center; }
 pre { background: #f6f6f6; padding: 0.8rem; overflow: auto; font-size: 0.8rem; }
 nav ul { columns: 2; padding-left: 1.2rem; }
 .empty { color: #8a5a00; }
+.part { margin-top: 3rem; }
+.part-title { border-bottom: 3px solid #bbb; }
+.comparison td small { color: #666; }
 """
 
 _DRAW_JS = """
@@ -345,9 +480,24 @@ _DRAW_JS = """
 """
 
 
+def _settings(frames: Mapping[str, pl.DataFrame]) -> str:
+    """``"catalan (2, 4 players), trut (3 players)"``: the variants and player counts the frames cover."""
+    seen: dict[str, set[int]] = {}
+    for frame in frames.values():
+        if isinstance(frame, pl.DataFrame) and {"variant", "players"} <= set(frame.columns):
+            for variant, players in frame.select("variant", "players").unique().rows():
+                if variant is not None:
+                    seen.setdefault(variant, set()).update([players] if players is not None else [])
+    return ", ".join(
+        f"{variant} ({', '.join(str(p) for p in sorted(counts))} players)" if counts else variant
+        for variant, counts in sorted(seen.items())
+    )
+
+
 def _page(
     *,
     title: str,
+    settings: str,
     manifests: Mapping[str, Mapping[str, Any]],
     findings: Mapping[str, list[str]],
     sections: Sequence[str],
@@ -374,8 +524,9 @@ def _page(
 <body>
 <header>
 <h1>{_esc(title)}</h1>
-<p class="meta">Datasets: {datasets}. Built by truc-lab {_esc(__version__)}. Rates come with 95% intervals
-and the counts they rest on (wins/hands).</p>
+<p class="meta">Datasets: {datasets}. Variants: {_esc(settings or "none")}. Built by truc-lab
+{_esc(__version__)}. Rates come with 95% intervals and the counts they rest on (wins/hands); points are
+counted in each variant's own unit and never compared across variants.</p>
 <nav><ul>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
 </header>
 <section id="summary">

@@ -1,22 +1,25 @@
 """Short written findings, computed from the statistics' frames: pure functions, no I/O.
 
-Each function takes one statistic's frame and returns a list of plain-English sentences, one or more per
-variant and player count, with the numbers and sample sizes they rest on, e.g. "Winning the first trick
-raises the chance to win the hand from 38% to 81% (4-player catalan, 9,120 hands)." Empty frames, groups
-with ``n = 0`` and null rates give no sentence rather than a wrong one.
+Each function takes one statistic's frame (and optionally ``games.unit`` by variant) and returns a list
+of plain-English sentences, one or more per variant and player count, with the numbers and sample sizes
+they rest on, e.g. "Winning the first trick raises the chance to win the hand from 38% to 81% (4-player
+catalan, 9,120 hands)." Points are named in each variant's unit (points, stones, trut points) and stakes
+by each variant's names; with 3 players (each alone) an even chance is 1/3. Empty frames, groups with
+``n = 0`` and null rates give no sentence rather than a wrong one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, Protocol
 
 import polars as pl
 
 from pipeline.report.frames import (
-    STATISTICS,
+    ALL_STATISTICS,
     conform,
     count_label,
+    even_share,
     fmt_int,
     fmt_pct,
     fmt_points,
@@ -24,10 +27,19 @@ from pipeline.report.frames import (
     is_missing,
     setting_phrase,
     stake_label,
+    unit_word,
+    units_of,
 )
 
 Row = dict[str, Any]
-Summarizer = Callable[[pl.DataFrame], list[str]]
+Units = Mapping[str, str] | None
+"""``games.unit`` by variant (``frames.units_of``); None: each variant's usual unit."""
+
+
+class Summarizer(Protocol):
+    """A statistic's findings: its frame in, sentences out; points in each variant's own unit."""
+
+    def __call__(self, frame: pl.DataFrame, units: Units = None) -> list[str]: ...
 
 
 def _join(items: list[str]) -> str:
@@ -59,7 +71,7 @@ def _has_rate(row: Row, rate: str, total: str) -> bool:
     return not is_missing(row.get(rate)) and not is_missing(row.get(total)) and row[total] > 0
 
 
-def first_trick_value(frame: pl.DataFrame) -> list[str]:
+def first_trick_value(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """How much winning the first trick changes the chance to win the hand, and the points scored."""
     df = conform("first_trick_value", frame)
     out: list[str] = []
@@ -79,16 +91,19 @@ def first_trick_value(frame: pl.DataFrame) -> list[str]:
                 )
             pts_won, pts_lost = row["mean_points_won_first"], row["mean_points_lost_first"]
             if not is_missing(pts_won) and not is_missing(pts_lost):
+                side = "A player" if players == 3 else "A team"
                 text += (
-                    f" A team scored {fmt_points(pts_won)} points a hand on average after winning it and "
+                    f" {side} scored {fmt_points(pts_won)} {unit_word(variant, units)} a hand on average after "
+                    f"winning it and "
                     f"{fmt_points(pts_lost)} after losing it ({fmt_points(pts_won - pts_lost, signed=True)})."
                 )
             out.append(text)
     return out
 
 
-def mano_advantage(frame: pl.DataFrame) -> list[str]:
-    """How often the eldest hand's team wins, and whether the interval excludes an even chance."""
+def mano_advantage(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """How often the eldest hand's side wins, and whether the interval excludes an even chance (1/2, or
+    1/3 with 3 players each alone)."""
     df = conform("mano_advantage", frame)
     out: list[str] = []
     for (variant, players), rows in _groups(df):
@@ -96,14 +111,18 @@ def mano_advantage(frame: pl.DataFrame) -> list[str]:
             if not _has_rate(row, "win_rate", "hands"):
                 continue
             low, high = row["ci_low"], row["ci_high"]
-            if not is_missing(low) and low > 0.5:
+            even = even_share(players)
+            if not is_missing(low) and low > even:
                 verdict = "an advantage"
-            elif not is_missing(high) and high < 0.5:
+            elif not is_missing(high) and high < even:
                 verdict = "a disadvantage"
             else:
                 verdict = "no clear advantage either way"
+            if players == 3:
+                verdict += " against an even share of 1/3"
+            side = "player" if players == 3 else "team"
             text = (
-                f"In {setting_phrase(variant, players)}, the eldest hand's team won {fmt_pct(row['win_rate'])} "
+                f"In {setting_phrase(variant, players)}, the eldest hand's {side} won {fmt_pct(row['win_rate'])} "
                 f"of hands ({count_label(row['eldest_wins'], row['hands'])}; 95% interval "
                 f"{interval_label(low, high)}): {verdict}."
             )
@@ -113,12 +132,13 @@ def mano_advantage(frame: pl.DataFrame) -> list[str]:
                 diff = None if is_missing(eldest) or is_missing(other) else eldest - other
             if not is_missing(diff):
                 more = "more" if diff >= 0 else "fewer"
-                text += f" It scored {fmt_points(abs(diff))} {more} points per hand than the other team."
+                other = "each other player on average" if players == 3 else "the other team"
+                text += f" It scored {fmt_points(abs(diff))} {more} {unit_word(variant, units)} per hand than {other}."
             out.append(text)
     return out
 
 
-def strength_curve(frame: pl.DataFrame) -> list[str]:
+def strength_curve(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """The chance to win the hand with the weakest and the strongest hands."""
     df = conform("strength_curve", frame)
     out: list[str] = []
@@ -136,7 +156,7 @@ def strength_curve(frame: pl.DataFrame) -> list[str]:
     return out
 
 
-def stake_distribution(frame: pl.DataFrame) -> list[str]:
+def stake_distribution(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """The share of hands that ended at each stake."""
     df = conform("stake_distribution", frame)
     out: list[str] = []
@@ -149,11 +169,11 @@ def stake_distribution(frame: pl.DataFrame) -> list[str]:
         for i, r in enumerate(rows):
             share = fmt_pct(r["hands"] / total if is_missing(r["share"]) else r["share"])
             at = f"of {fmt_int(total)} hands ended at stake" if i == 0 else "at"
-            parts.append(f"{share} {at} {stake_label(r['stake'])}")
+            parts.append(f"{share} {at} {stake_label(r['stake'], variant)}")
         text = f"In {setting_phrase(variant, players)}, {_join(parts)}."
         per_hand = next((r["mean_points_per_hand"] for r in rows if not is_missing(r["mean_points_per_hand"])), None)
         if per_hand is not None:
-            text += f" A hand was worth {fmt_points(per_hand)} points on average."
+            text += f" A hand was worth {fmt_points(per_hand)} {unit_word(variant, units)} on average."
         out.append(text)
     return out
 
@@ -165,7 +185,7 @@ _DECISION_PHRASES = {
 """What players did, by ``decision``; a decision not listed is named as it is."""
 
 
-def raise_rates(frame: pl.DataFrame) -> list[str]:
+def raise_rates(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """How often players took their chances to raise, by decision and stake in force, trick by trick."""
     df = conform("raise_rates", frame)
     out: list[str] = []
@@ -185,13 +205,13 @@ def raise_rates(frame: pl.DataFrame) -> list[str]:
             for i, r in enumerate(known)
         ]
         out.append(
-            f"In {setting_phrase(variant, players)}, with the stake at {stake_label(stake)}, players {did} "
+            f"In {setting_phrase(variant, players)}, with the stake at {stake_label(stake, variant)}, players {did} "
             f"at {_join(parts)}."
         )
     return out
 
 
-def fold_rates(frame: pl.DataFrame) -> list[str]:
+def fold_rates(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """How often a raise was refused, overall and with the weakest and strongest hands."""
     df = conform("fold_rates", frame)
     out: list[str] = []
@@ -207,7 +227,7 @@ def fold_rates(frame: pl.DataFrame) -> list[str]:
         if rate is None:
             continue
         text = (
-            f"Facing a raise to {stake_label(stake)} in {setting_phrase(variant, players)}, players folded "
+            f"Facing a raise to {stake_label(stake, variant)} in {setting_phrase(variant, players)}, players folded "
             f"{fmt_pct(rate)} of the time ({count_label(folds, facing)})"
         )
         if len(deciles) >= 2:
@@ -221,7 +241,7 @@ def fold_rates(frame: pl.DataFrame) -> list[str]:
     return out
 
 
-def bluff_success(frame: pl.DataFrame) -> list[str]:
+def bluff_success(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """How often raises were bluffs, and what the bluffs earned."""
     df = conform("bluff_success", frame)
     out: list[str] = []
@@ -230,7 +250,7 @@ def bluff_success(frame: pl.DataFrame) -> list[str]:
             if not _has_rate(row, "bluff_rate", "raises"):
                 continue
             where = f"In {setting_phrase(variant, players)}"
-            raise_to = f"raises to {stake_label(stake)}"
+            raise_to = f"raises to {stake_label(stake, variant)}"
             if not row["bluffs"]:
                 out.append(f"{where}, none of the {fmt_int(row['raises'])} {raise_to} was a bluff.")
                 continue
@@ -250,12 +270,13 @@ def bluff_success(frame: pl.DataFrame) -> list[str]:
                 )
             text += "."
             if not is_missing(row["net_points_per_bluff"]):
-                text += f" A bluff netted {fmt_points(row['net_points_per_bluff'], signed=True)} points on average."
+                net = fmt_points(row["net_points_per_bluff"], signed=True)
+                text += f" A bluff netted {net} {unit_word(variant, units)} on average."
             out.append(text)
     return out
 
 
-def tie_frequency(frame: pl.DataFrame) -> list[str]:
+def tie_frequency(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """How often tricks were tied and how often a tie rule decided the hand."""
     df = conform("tie_frequency", frame)
     out: list[str] = []
@@ -279,7 +300,270 @@ def tie_frequency(frame: pl.DataFrame) -> list[str]:
     return out
 
 
+def _rate_phrase(row: Row | None, rate: str = "rate", count: str = "count", total: str = "n") -> str | None:
+    """``"31% (412/1,330)"``, or None when the row has no sample."""
+    if row is None or not _has_rate(row, rate, total):
+        return None
+    return f"{fmt_pct(row[rate])} ({count_label(row[count], row[total])})"
+
+
+def _pp(value: float) -> str:
+    """A difference of rates in percentage points: ``+8.1 percentage points``."""
+    return f"{value * 100:+.1f} percentage points"
+
+
+_COMPARED = (
+    ("mano_edge", "mano_win_rate", "decided_hands", "the eldest's edge over an even share"),
+    ("tie_rate", "tie_rate", "tricks", "the share of tied tricks"),
+    ("fold_rate", "fold_rate", "facing", "the fold rate facing a raise"),
+    ("bluff_rate", "bluff_rate", "raises", "the share of raises that were bluffs"),
+    ("first_trick_value", "first_trick_win_rate", "first_trick_hands", "the value of winning trick 1"),
+)
+"""What ``variant_comparison`` ranks across settings: column, the rate it needs, its sample, its name."""
+
+
+def _ranked(row: Row, column: str, total: str) -> str:
+    """``"2-player valencian (+8.1 percentage points, n = 1,380)"``."""
+    value = _pp(row[column]) if column in ("mano_edge", "first_trick_value") else fmt_pct(row[column])
+    return f"{setting_phrase(row['variant'], row['players'])} ({value}, n = {fmt_int(row[total])})"
+
+
+def variant_comparison(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """One sentence per variant and player count with its headline rates, then, over several settings,
+    where each figure is highest and lowest."""
+    df = conform("variant_comparison", frame)
+    out: list[str] = []
+    for (variant, players), rows in _groups(df):
+        row = rows[0]
+        parts = []
+        first = _rate_phrase(row, "first_trick_win_rate", "first_trick_hands", "first_trick_hands")
+        if first is not None:
+            k = round(row["first_trick_win_rate"] * row["first_trick_hands"])
+            first = f"{fmt_pct(row['first_trick_win_rate'])} ({count_label(k, row['first_trick_hands'])})"
+            parts.append(f"the side that took trick 1 outright won {first} of those hands")
+        bluff = _rate_phrase(row, "bluff_rate", "bluffs", "raises")
+        if bluff is not None:
+            text = f"{bluff} of raises were bluffs"
+            success = _rate_phrase(row, "bluff_success_rate", "bluffs_folded", "bluffs")
+            if success is not None:
+                text += f", {success} of them folded to"
+            parts.append(text)
+        folds = _rate_phrase(row, "fold_rate", "folds", "facing")
+        if folds is not None:
+            parts.append(f"answers to a raise folded {folds}")
+        mano = _rate_phrase(row, "mano_win_rate", "eldest_wins", "decided_hands")
+        if mano is not None:
+            share = "1/3" if players == 3 else "1/2"
+            parts.append(f"the eldest won {mano} of decided hands ({_pp(row['mano_edge'])} over an even {share})")
+        ties = _rate_phrase(row, "tie_rate", "tied_tricks", "tricks")
+        if ties is not None:
+            parts.append(f"{ties} of tricks were tied")
+        if not parts:
+            continue
+        length = ""
+        if not is_missing(row["mean_hands_per_game"]) and row["games"]:
+            length = f", {row['mean_hands_per_game']:.1f} hands a game over {fmt_int(row['games'])} complete games"
+        where = f"In {setting_phrase(variant, players)} ({fmt_int(row['hands'])} hands{length})"
+        out.append(f"{where}: {_join(parts)}.")
+    rows = df.to_dicts()
+    for column, rate, total, name in _COMPARED:
+        known = [r for r in rows if not is_missing(r[column]) and _has_rate(r, rate, total)]
+        if len(known) < 2:
+            continue
+        top = max(known, key=lambda r: r[column])
+        bottom = min(known, key=lambda r: r[column])
+        if top[column] == bottom[column]:
+            continue
+
+        largest, smallest = _ranked(top, column, total), _ranked(bottom, column, total)
+        out.append(f"Across variants, {name} is largest in {largest} and smallest in {smallest}.")
+    return out
+
+
+def envit(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """The envit: how often it is called, how calls are answered, what the caller's value is worth, bluffs,
+    and the stones it brings against the tricks."""
+    df = conform("envit", frame)
+    out: list[str] = []
+    for (variant, players), rows in _groups(df):
+        by = {(r["measure"], r["level"]): r for r in rows}
+        sentences = []
+        call = _rate_phrase(by.get(("call", None)))
+        if call is not None:
+            sentences.append(f"an envit was called in {call} of hands")
+        answers = []
+        for rung in ("envit", "torne", "falta", "envit-falta"):
+            phrases = [
+                f"{word} {fmt_pct(by[(measure, rung)]['rate'])}"
+                for measure, word in (("accepted", "accepted"), ("folded", "folded to"), ("raised", "raised"))
+                if (measure, rung) in by and _has_rate(by[(measure, rung)], "rate", "n")
+            ]
+            if phrases:
+                article = "an" if rung.startswith("e") else "a"
+                calls = fmt_int(by[("accepted", rung)]["n"])
+                answers.append(f"{article} {rung} was {_join(phrases)} (of {calls} calls)")
+        if answers:
+            sentences.append("; ".join(answers))
+        bands = [r for r in rows if r["measure"] == "caller_won" and _has_rate(r, "rate", "n")]
+        if len(bands) >= 2:
+            low, high = bands[0], bands[-1]
+            sentences.append(
+                f"the opening caller's side won the envit {_rate_phrase(low)} of the time with a value of "
+                f"{low['level']} and {_rate_phrase(high)} with {high['level']}"
+            )
+        bluffs = [r for r in rows if r["measure"] == "bluff" and _has_rate(r, "rate", "n")]
+        folded = [r for r in rows if r["measure"] == "bluff_folded" and _has_rate(r, "rate", "n")]
+        if bluffs:
+            k, n = sum(r["count"] for r in bluffs), sum(r["n"] for r in bluffs)
+            text = f"{fmt_pct(k / n)} of calls were bluffs ({count_label(k, n)})"
+            if folded:
+                fk, fn = sum(r["count"] for r in folded), sum(r["n"] for r in folded)
+                text += f" and {fmt_pct(fk / fn)} of the bluffs were folded to ({count_label(fk, fn)})"
+            sentences.append(text)
+        if not sentences:
+            continue
+        text = f"In {setting_phrase(variant, players)}, " + "; ".join(sentences) + "."
+        envit_stones, trick_stones = by.get(("stones", "envit")), by.get(("stones", "tricks"))
+        if envit_stones and trick_stones and not is_missing(envit_stones["mean"]) and envit_stones["n"]:
+            unit = unit_word(variant, units)
+            total = (envit_stones["count"] or 0) + (trick_stones["count"] or 0)
+            share = f" ({fmt_pct(envit_stones['count'] / total)} of the {unit})" if total else ""
+            text += (
+                f" The envit brought {fmt_points(envit_stones['mean'])} {unit} a hand and the rest of the hand "
+                f"{fmt_points(trick_stones['mean'])}{share}."
+            )
+        out.append(text)
+    return out
+
+
+_ORDINALS = {"1": "first", "2": "second", "3": "third"}
+
+_SPECIALS = {
+    "fortial": "at the fortial",
+    "fortial_both": "with both sides au fortial",
+    "trut_office": "in a trut d'office",
+    "chanson": "in a trut d'office after la chanson",
+    "chanter": "in a trut d'office after chanter",
+    "tenir": "à tenir",
+    "sec": "in a trut d'office redealt sec",
+}
+"""How the findings name the hands of each ``special``."""
+
+
+def _special_order(special: str) -> tuple[int, str]:
+    order = list(_SPECIALS)
+    return (order.index(special) if special in order else len(order), special)
+
+
+def trut(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """The trut: how often, how answerers fold by position, truts out of turn, the fortial and the trut
+    d'office, holds and sings."""
+    df = conform("trut", frame)
+    out: list[str] = []
+    for (variant, players), rows in _groups(df):
+        sentences = []
+        made = _rate_phrase(next((r for r in rows if r["measure"] == "trut"), None))
+        if made is not None:
+            sentences.append(f"a trut was made in {made} of hands")
+        positions = [
+            f"the {_ORDINALS.get(r['level'], r['level'])} answerer folded {_rate_phrase(r)}"
+            for r in rows
+            if r["measure"] == "fold_by_position" and _has_rate(r, "rate", "n")
+        ]
+        if positions:
+            sentences.append(_join(positions))
+        timing = [r for r in rows if r["measure"] == "timing" and r["trick_no"] is not None]
+        if timing:
+            n = sum(r["count"] for r in timing)
+            out_of_turn = sum(r["count"] for r in timing if (r["level"] or "").startswith("out_"))
+            after = sum(r["count"] for r in timing if r["level"] == "out_after_card")
+            if n:
+                sentences.append(
+                    f"{fmt_pct(out_of_turn / n)} of the truts made during play were out of turn "
+                    f"({count_label(out_of_turn, n)}), {fmt_pct(after / n)} after the truter's own card"
+                )
+        for special in sorted({r["measure"] for r in rows if r["level"] == "decider_won"}, key=_special_order):
+            by = {r["level"]: r for r in rows if r["measure"] == special}
+            truted, won = _rate_phrase(by.get("truted")), _rate_phrase(by.get("decider_won"))
+            if truted is not None and won is not None:
+                name = _SPECIALS.get(special, f"in the '{special}' hands")
+                sentences.append(f"{name} the deciding side truted or held in {truted} of hands and won {won}")
+        for measure, word in (("hold", "held"), ("sing", "sang")):
+            phrase = _rate_phrase(next((r for r in rows if r["measure"] == measure), None))
+            if phrase is not None:
+                sentences.append(f"players {word} in {phrase} of their choices")
+        if sentences:
+            out.append(f"In {setting_phrase(variant, players)}, " + "; ".join(sentences) + ".")
+    return out
+
+
+def french(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """French Truc: redeals, the sizes of raises, the reste and its fate."""
+    df = conform("french", frame)
+    out: list[str] = []
+    for (variant, players), rows in _groups(df):
+        by = {r["measure"]: r for r in rows if r["measure"] != "raise_size"}
+        sentences = []
+        redeal = _rate_phrase(by.get("redeal"))
+        if redeal is not None:
+            text = f"{redeal} of hands were redealt"
+            refused = _rate_phrase(by.get("redeal_refused"))
+            if refused is not None:
+                text += f" and {refused} of requests for new cards were refused"
+            sentences.append(text)
+        sizes = [r for r in rows if r["measure"] == "raise_size" and _has_rate(r, "rate", "n")]
+        if sizes:
+            listed = [f"+{r['size']} in {fmt_pct(r['rate'])}" for r in sizes]
+            sentences.append(f"raises went {_join(listed)} of {fmt_int(sizes[0]['n'])} raises to a number")
+        reste = _rate_phrase(by.get("reste"))
+        if reste is not None:
+            text = f"{reste} of raises were to the reste"
+            fates = [
+                f"{word} {fmt_pct(by[m]['rate'])}"
+                for m, word in (
+                    ("reste_accepted", "accepted"),
+                    ("reste_folded", "folded to"),
+                    ("reste_raised", "raised back"),
+                )
+                if m in by and _has_rate(by[m], "rate", "n")
+            ]
+            if fates:
+                text += f", {_join(fates)}"
+            won = _rate_phrase(by.get("reste_won"))
+            if won is not None:
+                text += f"; played on, the raiser won {won}"
+            sentences.append(text)
+        if sentences:
+            out.append(f"In {setting_phrase(variant, players)}, " + "; ".join(sentences) + ".")
+    return out
+
+
+def void_hands(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """How often nobody scored a hand."""
+    df = conform("void_hands", frame)
+    out: list[str] = []
+    for (variant, players), rows in _groups(df):
+        row = rows[0]
+        if not _has_rate(row, "void_rate", "hands"):
+            continue
+        where = f"In {setting_phrase(variant, players)}"
+        if not row["void_hands"]:
+            out.append(f"{where}, no hand was void (0/{fmt_int(row['hands'])}).")
+        else:
+            out.append(
+                f"{where}, {fmt_pct(row['void_rate'])} of hands were void: nobody scored "
+                f"({count_label(row['void_hands'], row['hands'])}; 95% interval "
+                f"{interval_label(row['ci_low'], row['ci_high'])})."
+            )
+    return out
+
+
 SUMMARIES: dict[str, Summarizer] = {
+    "variant_comparison": variant_comparison,
+    "envit": envit,
+    "trut": trut,
+    "french": french,
+    "void_hands": void_hands,
     "first_trick_value": first_trick_value,
     "bluff_success": bluff_success,
     "fold_rates": fold_rates,
@@ -293,5 +577,7 @@ SUMMARIES: dict[str, Summarizer] = {
 
 
 def summarize(frames: Mapping[str, pl.DataFrame]) -> dict[str, list[str]]:
-    """Findings for every statistic present in ``frames``, in page order (``frames.STATISTICS``)."""
-    return {name: SUMMARIES[name](frames[name]) for name in STATISTICS if name in frames}
+    """Findings for every statistic present in ``frames``, in page order (``frames.ALL_STATISTICS``), in
+    each variant's unit as ``variant_comparison`` reports it (``games.unit``)."""
+    units = units_of(frames)
+    return {name: SUMMARIES[name](frames[name], units) for name in ALL_STATISTICS if name in frames}

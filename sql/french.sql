@@ -1,0 +1,218 @@
+-- french: what French Truc adds: new cards on request (the redeal), raises of any size, and the
+-- reste (a raise to the points the raiser still needs to win the game).
+--
+-- Grain: one row per (variant, players, measure, size); size is NULL except for 'raise_size'; only
+-- combinations that occur.
+-- Population: hands with redeals not null (the french column; every other variant leaves it null and
+-- gets no rows). A raise is an events row with verb 'raise' (kind 'raise'), its arg the number raised
+-- to or 'reste'. Its answers are the rows of int_raise_answers facing it (the latest raise before them
+-- in the hand); a raise made in answer answers the raise before it.
+--
+--   measure 'redeal'           n = hands; count = hands with redeals > 0 (new cards dealt at least once).
+--   measure 'redeal_refused'   n = requests for new cards (verb 'redeal'); count = refusals (verb
+--                              'refuse': each refuses one request and ends it).
+--   measure 'raise_size'       size = the raise's stake_after minus the stake it raises: for a raise
+--                              made in answer (answers = true) the proposed stake of the raise it
+--                              answers (which it accepts first), otherwise its stake_before.
+--                              n = raises to a number (arg not 'reste'); count = those of that size.
+--   measure 'reste'            n = raises; count = raises with arg 'reste'.
+--   measure 'reste_accepted', 'reste_folded', 'reste_raised'
+--                              n = reste raises; count = those with an answer 'accept' or a 'play'
+--                              that accepts / answered only by folds / with a raise made in answer
+--                              (e.g. "le mien", a reste back). A reste raise without answers is none.
+--   measure 'reste_won'        n = reste raises with an answer that is not a fold (played on);
+--                              count = those whose hand was won by the raiser's team (winner_team).
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   measure, size              see above
+--   n                          the sample size
+--   count                      the successes
+--   rate                       count / n (NULL when n = 0)
+--   ci_low, ci_high            its 95% Wilson interval
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players
+    from stg_games
+),
+
+french_hands as (
+    select
+        hands.dataset,
+        hands.game_id,
+        hands.hand_no,
+        games.variant,
+        games.players,
+        hands.redeals,
+        hands.winner_team
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+    where hands.redeals is not null
+),
+
+hand_events as (
+    select
+        french_hands.variant,
+        french_hands.players,
+        french_hands.winner_team,
+        events.*
+    from stg_events as events
+    inner join french_hands using (dataset, game_id, hand_no)
+),
+
+redeal_rate as (
+    select
+        variant,
+        players,
+        'redeal' as measure,
+        null::bigint as size,
+        count(*) as n,
+        count(*) filter (where redeals > 0) as count
+    from french_hands
+    group by variant, players
+),
+
+redeal_refused as (
+    select
+        variant,
+        players,
+        'redeal_refused' as measure,
+        null::bigint as size,
+        count(*) filter (where verb = 'redeal') as n,
+        count(*) filter (where verb = 'refuse') as count
+    from hand_events
+    where verb in ('redeal', 'refuse')
+    group by variant, players
+),
+
+raises as (
+    select
+        variant,
+        players,
+        dataset,
+        game_id,
+        hand_no,
+        seq,
+        team,
+        winner_team,
+        arg = 'reste' as is_reste,
+        stake_after - case
+            when answers then lag(stake_after) over (partition by dataset, game_id, hand_no order by seq)
+            else stake_before
+        end as size
+    from hand_events
+    where verb = 'raise'
+),
+
+raise_sizes as (
+    select
+        variant,
+        players,
+        'raise_size' as measure,
+        size,
+        count(*) over (partition by variant, players) as n,
+        count(*) over (partition by variant, players, size) as count
+    from raises
+    where not is_reste
+    qualify row_number() over (partition by variant, players, size) = 1
+),
+
+all_raises as (
+    select dataset, game_id, hand_no, seq
+    from stg_events
+    where kind = 'raise'
+),
+
+-- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
+raise_outcomes as (
+    select
+        answers.dataset,
+        answers.game_id,
+        answers.hand_no,
+        all_raises.seq,
+        bool_and(answers.verb = 'fold') as all_folded,
+        bool_or(answers.verb = 'accept' or answers.kind = 'play') as accepted,
+        bool_or(answers.kind = 'raise') as raised
+    from int_raise_answers as answers
+    asof inner join all_raises
+        on answers.dataset = all_raises.dataset
+        and answers.game_id = all_raises.game_id
+        and answers.hand_no = all_raises.hand_no
+        and all_raises.seq < answers.seq
+    group by answers.dataset, answers.game_id, answers.hand_no, all_raises.seq
+),
+
+restes as (
+    select
+        raises.variant,
+        raises.players,
+        coalesce(raise_outcomes.all_folded, false) as folded,
+        coalesce(raise_outcomes.accepted, false) as accepted,
+        coalesce(raise_outcomes.raised, false) as raised,
+        coalesce(not raise_outcomes.all_folded, false) as played_on,
+        raises.winner_team = raises.team as raiser_won
+    from raises
+    left join raise_outcomes using (dataset, game_id, hand_no, seq)
+    where raises.is_reste
+),
+
+reste_frequency as (
+    select
+        variant,
+        players,
+        'reste' as measure,
+        null::bigint as size,
+        count(*) as n,
+        count(*) filter (where is_reste) as count
+    from raises
+    group by variant, players
+),
+
+reste_outcomes as (
+    select
+        restes.variant,
+        restes.players,
+        outcomes.measure,
+        null::bigint as size,
+        count(*) filter (where outcomes.measure <> 'reste_won' or restes.played_on) as n,
+        count(*) filter (
+            where (outcomes.measure = 'reste_accepted' and restes.accepted)
+            or (outcomes.measure = 'reste_folded' and restes.folded)
+            or (outcomes.measure = 'reste_raised' and restes.raised)
+            or (outcomes.measure = 'reste_won' and restes.played_on and restes.raiser_won)
+        ) as count
+    from restes
+    cross join (
+        select unnest(['reste_accepted', 'reste_folded', 'reste_raised', 'reste_won']) as measure
+    ) as outcomes
+    group by restes.variant, restes.players, outcomes.measure
+),
+
+measures as (
+    select * from redeal_rate
+    union all
+    select * from redeal_refused
+    union all
+    select * from raise_sizes
+    union all
+    select * from reste_frequency
+    union all
+    select * from reste_outcomes
+)
+
+select
+    variant,
+    players,
+    measure,
+    size,
+    n,
+    count,
+    count / nullif(n, 0) as rate,
+    wilson_low(count, n) as ci_low,
+    wilson_high(count, n) as ci_high
+from measures
+order by variant, players, measure, size nulls last

@@ -1,0 +1,330 @@
+-- trut: the trut family's own play: how often a trut is made and folded to, truts out of turn, the
+-- fortial and the trut d'office, holding ("à tenir") and singing (la chanson, chanter).
+--
+-- Grain: one row per (variant, players, measure, level, trick_no); only combinations that occur.
+-- Population: hands with petits_team0 not null (the trut family's column; every other variant leaves
+-- it null and gets no rows). A trut is an events row with verb 'trut' (kind 'raise'). Its answers are
+-- the rows of int_raise_answers facing it (the latest raise before them in the hand), in seq order: the
+-- opponents answer one by one from the eldest, so the k-th answer is the k-th answerer's.
+--
+--   measure 'trut'             level NULL, trick_no NULL. n = hands; count = hands with a trut.
+--   measure 'fold_by_position' level = k ('1', '2', '3': the k-th answer to a trut), trick_no NULL.
+--                              n = k-th answers; count = those that are folds.
+--   measure 'timing'           level = when the trut was made, trick_no = the trick in progress (NULL
+--                              for 'call'). n = truts with that trick_no; count = those with that level:
+--       'call'             made in a call before play (trick_no NULL: the fortial, a trut d'office);
+--       'out_after_card'   the truter had already played his card in the trick in progress;
+--       'in_turn'          the truter was the seat to play;
+--       'out_before_card'  another seat was to play and the truter had not played in the trick yet;
+--       'unknown'          the seat to play cannot be told from the record (below).
+--     The seat to play: the seat after the last card played in the trick before the trut (seat + 1
+--     modulo players); with no card played yet in the trick, the trick's leader: in trick 1 the eldest
+--     (the dealer when the game's options hold dealer_leads=on), in tricks 2 and 3 the seat of the
+--     first card played in that trick after the trut, 'unknown' when none was (in 3-player games, if
+--     that leader folded and left the hand, the seat that played in its place).
+--   measure = the hand's special (every value of hands.special: 'fortial', 'fortial_both',
+--                              'trut_office', and those of the regional variants, e.g. 'chanson',
+--                              'chanter', 'tenir', 'sec'): hands with that special; level, trick_no NULL:
+--       'truted'           the hand has a trut or a hold row;
+--       'passed'           ended_by = 'pass' (nobody truted or held: no play);
+--       'folded'           ended_by = 'fold';
+--       'decider_won'      winner_team is the deciding side: the team of the hand's first trut, pass
+--                          or hold row (the side au fortial; the side that must trut, or that says
+--                          whether it holds); n counts only the hands that have such a row;
+--       'void'             a void hand (hands.void, or winner_team null where void is null).
+--                              n = such hands (for 'decider_won': with a deciding side); count = those
+--                              meeting the level.
+--   measure 'hold'             level, trick_no NULL. n = hold and pass rows of hands whose special is
+--                              not 'fortial' or 'fortial_both' (at the fortial 'pass' means not to
+--                              trut); count = the hold rows.
+--   measure 'sing'             level, trick_no NULL. n = sing and nosing rows; count = sing rows.
+--   measure 'chanson_cards'    level = N of the 'ask N' rows (its arg), trick_no NULL. n = ask rows;
+--                              count = those asking N cards.
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   measure, level, trick_no   see above
+--   n                          the sample size
+--   count                      the successes
+--   rate                       count / n (NULL when n = 0)
+--   ci_low, ci_high            its 95% Wilson interval
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players, options
+    from stg_games
+),
+
+trut_hands as (
+    select
+        hands.dataset,
+        hands.game_id,
+        hands.hand_no,
+        games.variant,
+        games.players,
+        games.options,
+        hands.eldest,
+        hands.dealer,
+        hands.special,
+        hands.ended_by,
+        hands.winner_team,
+        coalesce(hands.void, hands.winner_team is null) as is_void
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+    where hands.petits_team0 is not null
+),
+
+hand_events as (
+    select
+        trut_hands.variant,
+        trut_hands.players,
+        events.*
+    from stg_events as events
+    inner join trut_hands using (dataset, game_id, hand_no)
+),
+
+truts as (
+    select * from hand_events where verb = 'trut'
+),
+
+trut_rate as (
+    select
+        trut_hands.variant,
+        trut_hands.players,
+        'trut' as measure,
+        null::varchar as level,
+        null::bigint as trick_no,
+        count(*) as n,
+        count(truted.hand_no) as count
+    from trut_hands
+    left join (select distinct dataset, game_id, hand_no from truts) as truted
+        using (dataset, game_id, hand_no)
+    group by trut_hands.variant, trut_hands.players
+),
+
+raise_rows as (
+    select dataset, game_id, hand_no, seq, verb
+    from stg_events
+    where kind = 'raise'
+),
+
+-- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
+answers_to_truts as (
+    select
+        truts.variant,
+        truts.players,
+        row_number() over (
+            partition by answers.dataset, answers.game_id, answers.hand_no, raise_rows.seq order by answers.seq
+        ) as position,
+        answers.verb = 'fold' as folded
+    from int_raise_answers as answers
+    asof inner join raise_rows
+        on answers.dataset = raise_rows.dataset
+        and answers.game_id = raise_rows.game_id
+        and answers.hand_no = raise_rows.hand_no
+        and raise_rows.seq < answers.seq
+    inner join truts
+        on truts.dataset = raise_rows.dataset
+        and truts.game_id = raise_rows.game_id
+        and truts.hand_no = raise_rows.hand_no
+        and truts.seq = raise_rows.seq
+),
+
+fold_by_position as (
+    select
+        variant,
+        players,
+        'fold_by_position' as measure,
+        position::varchar as level,
+        null::bigint as trick_no,
+        count(*) as n,
+        count(*) filter (where folded) as count
+    from answers_to_truts
+    group by variant, players, position
+),
+
+plays as (
+    select dataset, game_id, hand_no, seq, seat, trick_no
+    from stg_events
+    where kind = 'play'
+),
+
+trut_turns as (
+    select
+        truts.variant,
+        truts.players,
+        truts.trick_no,
+        truts.seat,
+        trut_hands.options like '%dealer_leads=on%' as dealer_leads,
+        trut_hands.eldest,
+        trut_hands.dealer,
+        (
+            select arg_max(plays.seat, plays.seq) from plays
+            where plays.dataset = truts.dataset and plays.game_id = truts.game_id
+                and plays.hand_no = truts.hand_no and plays.trick_no = truts.trick_no and plays.seq < truts.seq
+        ) as last_seat_before,
+        (
+            select count(*) from plays
+            where plays.dataset = truts.dataset and plays.game_id = truts.game_id
+                and plays.hand_no = truts.hand_no and plays.trick_no = truts.trick_no and plays.seq < truts.seq
+                and plays.seat = truts.seat
+        ) > 0 as played_before,
+        (
+            select arg_min(plays.seat, plays.seq) from plays
+            where plays.dataset = truts.dataset and plays.game_id = truts.game_id
+                and plays.hand_no = truts.hand_no and plays.trick_no = truts.trick_no and plays.seq > truts.seq
+        ) as first_seat_after
+    from truts
+    inner join trut_hands using (dataset, game_id, hand_no)
+),
+
+judged_truts as (
+    select
+        variant,
+        players,
+        trick_no,
+        case
+            when trick_no is null then 'call'
+            when played_before then 'out_after_card'
+            when last_seat_before is not null then
+                case when seat = (last_seat_before + 1) % players then 'in_turn' else 'out_before_card' end
+            when trick_no = 1 then
+                case when seat = (case when dealer_leads then dealer else eldest end) then 'in_turn'
+                    else 'out_before_card' end
+            when first_seat_after is null then 'unknown'
+            when seat = first_seat_after then 'in_turn'
+            else 'out_before_card'
+        end as timing
+    from trut_turns
+),
+
+timing as (
+    select
+        variant,
+        players,
+        'timing' as measure,
+        timing as level,
+        trick_no,
+        count(*) over (partition by variant, players, trick_no) as n,
+        count(*) over (partition by variant, players, trick_no, timing) as count
+    from judged_truts
+    qualify row_number() over (partition by variant, players, trick_no, timing) = 1
+),
+
+special_hands as (
+    select
+        trut_hands.*,
+        (
+            select arg_min(hand_events.team, hand_events.seq) from hand_events
+            where hand_events.dataset = trut_hands.dataset and hand_events.game_id = trut_hands.game_id
+                and hand_events.hand_no = trut_hands.hand_no and hand_events.verb in ('trut', 'pass', 'hold')
+        ) as decider_team,
+        exists (
+            select 1 from hand_events
+            where hand_events.dataset = trut_hands.dataset and hand_events.game_id = trut_hands.game_id
+                and hand_events.hand_no = trut_hands.hand_no and hand_events.verb in ('trut', 'hold')
+        ) as truted
+    from trut_hands
+    where trut_hands.special is not null
+),
+
+special_outcomes as (
+    select
+        special_hands.variant,
+        special_hands.players,
+        special_hands.special as measure,
+        levels.level,
+        null::bigint as trick_no,
+        count(*) filter (where levels.level <> 'decider_won' or special_hands.decider_team is not null) as n,
+        count(*) filter (
+            where (levels.level = 'truted' and special_hands.truted)
+            or (levels.level = 'passed' and special_hands.ended_by = 'pass')
+            or (levels.level = 'folded' and special_hands.ended_by = 'fold')
+            or (levels.level = 'decider_won' and special_hands.winner_team = special_hands.decider_team)
+            or (levels.level = 'void' and special_hands.is_void)
+        ) as count
+    from special_hands
+    cross join (select unnest(['truted', 'passed', 'folded', 'decider_won', 'void']) as level) as levels
+    group by special_hands.variant, special_hands.players, special_hands.special, levels.level
+),
+
+choices as (
+    select
+        hand_events.variant,
+        hand_events.players,
+        case
+            when hand_events.verb in ('hold', 'pass') then 'hold'
+            when hand_events.verb in ('sing', 'nosing') then 'sing'
+        end as measure,
+        hand_events.verb in ('hold', 'sing') as taken
+    from hand_events
+    inner join trut_hands using (dataset, game_id, hand_no)
+    where hand_events.verb in ('sing', 'nosing')
+        or (
+            hand_events.verb in ('hold', 'pass')
+            and coalesce(trut_hands.special not in ('fortial', 'fortial_both'), true)
+        )
+),
+
+choice_rates as (
+    select
+        variant,
+        players,
+        measure,
+        null::varchar as level,
+        null::bigint as trick_no,
+        count(*) as n,
+        count(*) filter (where taken) as count
+    from choices
+    group by variant, players, measure
+),
+
+asks as (
+    select variant, players, arg
+    from hand_events
+    where verb = 'ask'
+),
+
+chanson_cards as (
+    select
+        variant,
+        players,
+        'chanson_cards' as measure,
+        arg as level,
+        null::bigint as trick_no,
+        count(*) over (partition by variant, players) as n,
+        count(*) over (partition by variant, players, arg) as count
+    from asks
+    qualify row_number() over (partition by variant, players, arg) = 1
+),
+
+measures as (
+    select * from trut_rate
+    union all
+    select * from fold_by_position
+    union all
+    select * from timing
+    union all
+    select * from special_outcomes
+    union all
+    select * from choice_rates
+    union all
+    select * from chanson_cards
+)
+
+select
+    variant,
+    players,
+    measure,
+    level,
+    trick_no,
+    n,
+    count,
+    count / nullif(n, 0) as rate,
+    wilson_low(count, n) as ci_low,
+    wilson_high(count, n) as ci_high
+from measures
+order by variant, players, measure, level nulls last, trick_no nulls last

@@ -1,0 +1,229 @@
+-- variant_comparison: the headline figures of every variant and player count side by side.
+--
+-- Grain: one row per (variant, players).
+-- Population: every game and hand; each figure uses the same definition as its own statistic, pooled
+-- over stakes and tricks:
+--   first trick     first_trick_value: hands with trick 1 won outright (trick1_winner >= 0)
+--   bluffs          bluff_success: raises by seats of known strength_pct, a bluff below $threshold,
+--                   folded when every answer facing it (int_raise_answers) is a fold
+--   folds           fold_rates: every answer to a raise (int_raise_answers)
+--   eldest          mano_advantage: hands with a winner
+--   ties            tie_frequency: tricks played (trick1..3_winner not null), tied = -1
+--   game length     complete games (complete = true) and their hands
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   sides                      2, or 3 in 3-player Trut (max of games.sides)
+--   unit                       what the games' scores count (games.unit: points, cames, longs); NULL
+--                              for datasets written before the column
+--   games                      complete games
+--   hands                      every hand of the group
+--   mean_hands_per_game        hands of the complete games / games (NULL when no complete game)
+--   first_trick_hands          hands with trick 1 won outright
+--   first_trick_win_rate       share of them won by the side that took trick 1
+--   first_trick_ci_low, first_trick_ci_high          its 95% Wilson interval
+--   first_trick_value          first_trick_win_rate - share won by a side that lost trick 1
+--   raises                     raises by seats of known strength
+--   bluffs                     those with strength_pct < $threshold
+--   bluff_rate                 bluffs / raises
+--   bluff_ci_low, bluff_ci_high                      its 95% Wilson interval
+--   bluffs_folded              bluffs all of whose answers are folds
+--   bluff_success_rate         bluffs_folded / bluffs
+--   bluff_success_ci_low, bluff_success_ci_high      its 95% Wilson interval
+--   facing                     answers to raises
+--   folds                      those whose verb is 'fold'
+--   fold_rate                  folds / facing
+--   fold_ci_low, fold_ci_high                        its 95% Wilson interval
+--   decided_hands              hands with a winner
+--   eldest_wins                those won by eldest_team
+--   mano_win_rate              eldest_wins / decided_hands
+--   mano_ci_low, mano_ci_high                        its 95% Wilson interval
+--   mano_edge                  mano_win_rate - 1 / sides (the even share)
+--   tricks                     tricks played
+--   tied_tricks                tricks tied
+--   tie_rate                   tied_tricks / tricks
+--   tie_ci_low, tie_ci_high                          its 95% Wilson interval
+--   A rate over an empty sample and its interval are NULL.
+--
+-- Parameters
+--   $threshold   double in [0, 1], default 0.33: strength_pct below which a raise is a bluff (as in
+--                bluff_success).
+
+with
+
+games as (
+    select dataset, game_id, variant, players, sides, unit, complete
+    from stg_games
+),
+
+group_games as (
+    select
+        variant,
+        players,
+        max(sides) as sides,
+        min(unit) as unit,
+        count(*) filter (where complete) as games
+    from games
+    group by variant, players
+),
+
+hands as (
+    select
+        games.variant,
+        games.players,
+        games.complete,
+        hands.winner_team,
+        hands.eldest_team,
+        hands.trick1_winner,
+        hands.trick2_winner,
+        hands.trick3_winner
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+),
+
+hand_figures as (
+    select
+        variant,
+        players,
+        count(*) as hands,
+        count(*) filter (where complete) as complete_hands,
+        count(*) filter (where trick1_winner >= 0) as first_trick_hands,
+        count(*) filter (where trick1_winner >= 0 and winner_team = trick1_winner) as won_by_first,
+        count(*) filter (where trick1_winner >= 0 and winner_team <> trick1_winner) as won_by_other,
+        count(*) filter (where winner_team is not null) as decided_hands,
+        count(*) filter (where winner_team = eldest_team) as eldest_wins,
+        count(trick1_winner) + count(trick2_winner) + count(trick3_winner) as tricks,
+        count(*) filter (where trick1_winner = -1)
+        + count(*) filter (where trick2_winner = -1)
+        + count(*) filter (where trick3_winner = -1) as tied_tricks
+    from hands
+    group by variant, players
+),
+
+all_raises as (
+    select dataset, game_id, hand_no, seq, seat, team
+    from stg_events
+    where kind = 'raise'
+),
+
+-- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
+answers_to_raises as (
+    select
+        answers.dataset,
+        answers.game_id,
+        answers.hand_no,
+        all_raises.seq as raise_seq,
+        answers.verb
+    from int_raise_answers as answers
+    asof inner join all_raises
+        on answers.dataset = all_raises.dataset
+        and answers.game_id = all_raises.game_id
+        and answers.hand_no = all_raises.hand_no
+        and all_raises.seq < answers.seq
+),
+
+fold_figures as (
+    select
+        games.variant,
+        games.players,
+        count(*) as facing,
+        count(*) filter (where answers_to_raises.verb = 'fold') as folds
+    from answers_to_raises
+    inner join games using (dataset, game_id)
+    group by games.variant, games.players
+),
+
+raise_outcomes as (
+    select
+        dataset,
+        game_id,
+        hand_no,
+        raise_seq as seq,
+        bool_and(verb = 'fold') as all_folded
+    from answers_to_raises
+    group by dataset, game_id, hand_no, raise_seq
+),
+
+bluff_figures as (
+    select
+        games.variant,
+        games.players,
+        count(*) as raises,
+        count(*) filter (where seats.strength_pct < $threshold) as bluffs,
+        count(*) filter (where seats.strength_pct < $threshold and raise_outcomes.all_folded) as bluffs_folded
+    from all_raises
+    inner join stg_seats as seats using (dataset, game_id, hand_no, seat)
+    left join raise_outcomes using (dataset, game_id, hand_no, seq)
+    inner join games using (dataset, game_id)
+    where seats.strength_pct is not null
+    group by games.variant, games.players
+),
+
+figures as (
+    select
+        group_games.variant,
+        group_games.players,
+        group_games.sides,
+        group_games.unit,
+        group_games.games,
+        coalesce(hand_figures.hands, 0) as hands,
+        coalesce(hand_figures.complete_hands, 0) as complete_hands,
+        coalesce(hand_figures.first_trick_hands, 0) as first_trick_hands,
+        coalesce(hand_figures.won_by_first, 0) as won_by_first,
+        coalesce(hand_figures.won_by_other, 0) as won_by_other,
+        coalesce(bluff_figures.raises, 0) as raises,
+        coalesce(bluff_figures.bluffs, 0) as bluffs,
+        coalesce(bluff_figures.bluffs_folded, 0) as bluffs_folded,
+        coalesce(fold_figures.facing, 0) as facing,
+        coalesce(fold_figures.folds, 0) as folds,
+        coalesce(hand_figures.decided_hands, 0) as decided_hands,
+        coalesce(hand_figures.eldest_wins, 0) as eldest_wins,
+        coalesce(hand_figures.tricks, 0) as tricks,
+        coalesce(hand_figures.tied_tricks, 0) as tied_tricks
+    from group_games
+    left join hand_figures using (variant, players)
+    left join bluff_figures using (variant, players)
+    left join fold_figures using (variant, players)
+)
+
+select
+    variant,
+    players,
+    sides,
+    unit,
+    games,
+    hands,
+    complete_hands / nullif(games, 0) as mean_hands_per_game,
+    first_trick_hands,
+    won_by_first / nullif(first_trick_hands, 0) as first_trick_win_rate,
+    wilson_low(won_by_first, first_trick_hands) as first_trick_ci_low,
+    wilson_high(won_by_first, first_trick_hands) as first_trick_ci_high,
+    won_by_first / nullif(first_trick_hands, 0) - won_by_other / nullif(first_trick_hands, 0)
+        as first_trick_value,
+    raises,
+    bluffs,
+    bluffs / nullif(raises, 0) as bluff_rate,
+    wilson_low(bluffs, raises) as bluff_ci_low,
+    wilson_high(bluffs, raises) as bluff_ci_high,
+    bluffs_folded,
+    bluffs_folded / nullif(bluffs, 0) as bluff_success_rate,
+    wilson_low(bluffs_folded, bluffs) as bluff_success_ci_low,
+    wilson_high(bluffs_folded, bluffs) as bluff_success_ci_high,
+    facing,
+    folds,
+    folds / nullif(facing, 0) as fold_rate,
+    wilson_low(folds, facing) as fold_ci_low,
+    wilson_high(folds, facing) as fold_ci_high,
+    decided_hands,
+    eldest_wins,
+    eldest_wins / nullif(decided_hands, 0) as mano_win_rate,
+    wilson_low(eldest_wins, decided_hands) as mano_ci_low,
+    wilson_high(eldest_wins, decided_hands) as mano_ci_high,
+    eldest_wins / nullif(decided_hands, 0) - 1.0 / sides as mano_edge,
+    tricks,
+    tied_tricks,
+    tied_tricks / nullif(tricks, 0) as tie_rate,
+    wilson_low(tied_tricks, tricks) as tie_ci_low,
+    wilson_high(tied_tricks, tricks) as tie_ci_high
+from figures
+order by variant, players

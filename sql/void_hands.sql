@@ -1,0 +1,51 @@
+-- void_hands: how often nobody scores a hand (all tricks tied in french and the trut family, ...).
+--
+-- Grain: one row per (variant, players).
+-- Population: every hand. A hand is void when hands.void is true; where void is null (a dataset
+-- written before the column) when winner_team is null.
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   hands                      hands (the sample size)
+--   void_hands                 void hands
+--   void_rate                  void_hands / hands
+--   ci_low, ci_high            its 95% Wilson interval
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players
+    from stg_games
+),
+
+all_hands as (
+    select
+        games.variant,
+        games.players,
+        coalesce(hands.void, hands.winner_team is null) as is_void
+    from stg_hands as hands
+    inner join games using (dataset, game_id)
+),
+
+per_group as (
+    select
+        variant,
+        players,
+        count(*) as hands,
+        count(*) filter (where is_void) as void_hands
+    from all_hands
+    group by variant, players
+)
+
+select
+    variant,
+    players,
+    hands,
+    void_hands,
+    void_hands / hands as void_rate,
+    wilson_low(void_hands, hands) as ci_low,
+    wilson_high(void_hands, hands) as ci_high
+from per_group
+order by variant, players
