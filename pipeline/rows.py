@@ -34,6 +34,16 @@ def _seat_cards(variant: Variant, cards: tuple[int, ...]) -> tuple[str, float | 
     return variant.deck.texts(cards), strength, pct
 
 
+def _dealt_arg(variant: Variant, dealt: tuple[tuple[int, ...], ...], size: int) -> str:
+    """A ``dealt`` event's ``arg`` as ``dealt_text`` writes it: hands of the hand's deal size through the
+    cache of dealt hands, a later deal of another size (la chanson's extra cards) directly."""
+    deck = variant.deck
+    return " ".join(
+        f"{seat}:{_seat_cards(variant, cards)[0].replace(' ', ',') if len(cards) == size else deck.texts(cards, ',')}"
+        for seat, cards in enumerate(dealt)
+    )
+
+
 def add_game(
     batches: dict[str, TableBatch],
     game_id: int,
@@ -129,10 +139,7 @@ def add_game(
             if verb == PLAY:
                 arg: str | None = texts[e.arg]  # type: ignore[call-overload]
             elif verb == DEALT:
-                dealt: tuple[tuple[int, ...], ...] = e.arg  # type: ignore[assignment]
-                arg = " ".join(  # the dealt hands, as dealt_text writes them
-                    f"{seat}:{_seat_cards(variant, cards)[0].replace(' ', ',')}" for seat, cards in enumerate(dealt)
-                )
+                arg = _dealt_arg(variant, e.arg, hand.cards_dealt)  # type: ignore[arg-type]
             elif verb in CARD_VERBS:
                 arg = texts[e.arg]  # type: ignore[call-overload]
             else:

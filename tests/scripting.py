@@ -28,7 +28,7 @@ def action(game: Game, text: str) -> Action:
     elif verb == "deal":
         arg = int(rest[0])
     elif rest:
-        arg = rest[0]
+        arg = " ".join(rest)  # one word, or the cards of a discard
     return Action(int(seat), verb, arg)
 
 

@@ -3,7 +3,8 @@
 Data under ``tests/data/``:
 
 - ``valid/``: hand-written games illustrating the rules of seed 000 "Truc en Catalogne" (each file cites
-  its section), plus a tolerant file (BOM, CRLF, comments, odd case, ``??``);
+  its section), plus a tolerant file (BOM, CRLF, comments, odd case, ``??``), and the regional Trut
+  variants' files (``trut_gatinaise_*``: seed 001, ``trut_gatine_*``: seed 003; deals inside a hand);
 - ``canonical/``: files in the writer's exact form (import each valid file and three small simulations,
   then export): ``export(import(x))`` must give the same bytes;
 - ``malformed/``: one broken game per file, each with a ``.expected`` file (``line:`` and ``error:``, a

@@ -19,8 +19,8 @@ EXTRA_OPTIONS: dict[str, list[dict[str, str]]] = {
     "french": [{"rubber": "off", "ranking": "eight-low"}, {"deck": "36"}],
     "valencian": [{"twos": "on", "bones": "12", "cames": "1"}, {"signals": "on"}],
     "trut": [{"tie_lead": "first", "dealer_leads": "on"}, {"brelan": "on"}],
-    "trut-gatinaise": [],
-    "trut-gatine": [],
+    "trut-gatinaise": [{"brelan": "on", "tie_lead": "first"}, {"dealer_leads": "on"}],
+    "trut-gatine": [{"tie_lead": "first", "dealer_leads": "on"}],
 }
 
 

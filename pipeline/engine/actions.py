@@ -51,6 +51,10 @@ DEALT = "dealt"
 HOLD = "hold"
 PASS = "pass"
 SIGNAL = "signal"
+SING = "sing"  # la chanson / chanter (trut-gatinaise, trut-gatine): sing, or agree to sing
+NOSING = "nosing"
+ASK = "ask"  # la chanson: the eldest names how many extra cards each player is dealt
+DISCARD = "discard"  # keep 3 cards after extra cards were dealt
 
 SIGNAL_RANKS = ("3", "2", "1")
 """What partners may signal (seed 000 "Communication"): holding a three, a two, an ace. A signal is
@@ -66,14 +70,14 @@ ARG_KINDS: dict[str, str] = {
     "cover": "card",
     "raise": "int|reste",
     "trut": "word?",
-    "ask": "int",
-    "discard": "cards",
+    ASK: "int",
+    DISCARD: "cards",
     DEAL: "int",
     SIGNAL: "word",
 }
 
 KNOWN_VERBS = frozenset(
-    [PLAY, ACCEPT, FOLD, CUT, NOCUT, DEAL, DEALT, HOLD, PASS, SIGNAL, "redeal", "refuse", "sing", "nosing"]
+    [PLAY, ACCEPT, FOLD, CUT, NOCUT, DEAL, DEALT, HOLD, PASS, SIGNAL, "redeal", "refuse", SING, NOSING]
     + list(ARG_KINDS)
     + ["truc", "retruc", "quatre-val", "joc-fora", "envit", "torne", "falta", "envit-falta"]
 )

@@ -296,6 +296,11 @@ class Game:
             return []
         return self._legal_phase(seat)
 
+    def deal_size(self) -> int:
+        """The cards each seat receives in the deal the engine waits for (a family may deal more inside a
+        hand)."""
+        return self.cards_dealt
+
     def _plays(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         if UNKNOWN in hand:  # a replayed hand with unseen cards: any unseen card may be played

@@ -42,6 +42,9 @@ module that changes data or overrides one method:
   dealt; gatine redeals "sec" within the hand after a void trut d'office.
 - ``_gain_petits``, ``_gain_longs``, ``_finish``: the scoring steps, for the subclasses' own endings
   (nobody holds "à tenir": the opponents take a petit).
+- ``_phase_decision(seat, optional)``: the decision's name in a subclass's own phase (``Phase.SING``...).
+
+The two subclasses are in ``pipeline.engine.trut_regional``.
 """
 
 from __future__ import annotations
@@ -226,6 +229,11 @@ class TrutGame(Game):
             return "trut_option" if optional else "trut_turn"
         if phase == Phase.FORTIAL:
             return self.call_kind
+        return self._phase_decision(seat, optional)
+
+    def _phase_decision(self, seat: int, optional: bool) -> str:
+        """The decision's name in another phase (a subclass's own: singing, holding...), kept off the path
+        of the play."""
         return super().decision(seat, optional)
 
     def public_state(self) -> dict[str, Any]:
@@ -459,6 +467,9 @@ class TrutGame(Game):
 
     def stock_left(self) -> int:
         return len(self.stock)
+
+    def deal_size(self) -> int:
+        return self.extra_cards or self.cards_dealt
 
     def _after_extra_deal(self, count: int) -> None:
         """Choose the phase after a deal inside the hand (a subclass's own)."""

@@ -510,7 +510,13 @@ class ReplayVisitor(Visitor):
         game = self._require_hand(line)
         self._check_seat(game, line, line.seat)
         if game.phase in (Phase.CUT, Phase.DEAL_CHOICE, Phase.DEAL) and line.verb not in (CUT, NOCUT, DEAL):
-            raise self._error(line, f"the cards of hand {game.hand_no} must be dealt first", "deal-expected")
+            if game.dealt:  # a deal inside the hand (la chanson, chanter, a "sec" redeal)
+                message = (
+                    f"hand {game.hand_no} waits for a deal of {game.deal_size()} cards each: its deal lines come first"
+                )
+            else:
+                message = f"the cards of hand {game.hand_no} must be dealt first"
+            raise self._error(line, message, "deal-expected")
         try:
             game.apply(Action(line.seat, line.verb, self._arg(game, line)))
         except RuleError as exc:
@@ -602,7 +608,7 @@ class ReplayVisitor(Visitor):
     def _deal_culprit(self, game: Game, deal: tuple[DealLine, ...], rule: str) -> DealLine:
         """The deal line an engine refusal of the deal points at."""
         if rule == "deal-size":
-            return next((d for d in deal if len(d.cards) != game.cards_dealt), deal[0])
+            return next((d for d in deal if len(d.cards) != game.deal_size()), deal[0])
         if rule == "card-twice":
             deck = game.variant.deck
             seen: set[int] = set()
@@ -612,6 +618,11 @@ class ReplayVisitor(Visitor):
                     if card != UNKNOWN and card in seen:
                         return line
                     seen.add(card)
+            if game.dealt:  # a deal inside the hand (la chanson, a "sec" redeal) draws from what is left
+                left = set(game.stock)
+                for line in deal:
+                    if any(card != UNKNOWN and card not in left for card in map(deck.parse, line.cards)):
+                        return line
         return deal[0]
 
     def _configure(self) -> tuple[Config, int | None, int | None]:

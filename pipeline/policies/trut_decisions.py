@@ -7,7 +7,19 @@ family's parameters with their defaults (merged into the threshold policy's para
 - ``trut_bluff``: the probability, drawn once per hand and seat, of truting anyway at the first chance;
 - ``see_at``: answer a trut with "je vais voir" when the effective strength is at least this;
 - ``see_announced``: the same against a trut that announced its hand (``trut brelan``);
-- ``fortial_at``: au fortial, trut when the hand's strength percentile is at least this (else pass).
+- ``fortial_at``: au fortial, trut when the hand's strength percentile is at least this (else pass);
+- ``office_see_at``: answer a trut d'office (trut-gatinaise: the truters were obliged to trut, so the trut
+  says nothing of their cards) with "je vais voir" when the effective strength is at least this;
+- ``sing_below``: la chanson (trut-gatinaise), the eldest sings when his best 3 cards are below this;
+- ``agree_below``: la chanson, another player sings with him when his best 3 cards are below this;
+- ``ask_two_below``, ``ask_three_below``: la chanson, the eldest asks for 2 (3) cards when his best 3 cards
+  are below this, else 1 (as far as the stock lasts);
+- ``chanter_below``: chanter (trut-gatine), sing when the hand is below this;
+- ``tenir_at``: "à tenir" (trut-gatine), hold when the hand is at least this (the partner's cards unseen).
+
+"Best 3 cards" is the strength percentile of the 3 highest cards by power held now. After extra cards a
+player keeps his 3 highest cards by power (``discard``). A trut d'office is always made, announcing the
+hand when it may.
 
 The effective strength is the threshold policy's (strength percentile, plus 0.2 per trick won, minus
 0.2 per trick lost). A brelan is always announced when it may be. Against a side au fortial the
@@ -17,13 +29,13 @@ policy always sees, since folding loses the game (seed 003 "Le cas particulier d
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from pipeline.engine.actions import ACCEPT, FOLD, PASS, PLAY, Action
+from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, PLAY, SING, Action
 from pipeline.engine.game import team_of_seat
 from pipeline.engine.trut import TRUT
 from pipeline.engine.view import SeatView
-from pipeline.strength import follow_card, lead_card
+from pipeline.strength import follow_card, lead_card, strength_table
 
 
 class TrutDecisions:
@@ -33,6 +45,13 @@ class TrutDecisions:
         "see_at": 0.55,
         "see_announced": 0.95,
         "fortial_at": 0.5,
+        "office_see_at": 0.4,
+        "sing_below": 0.4,
+        "agree_below": 0.6,
+        "ask_two_below": 0.3,
+        "ask_three_below": 0.15,
+        "chanter_below": 0.5,
+        "tenir_at": 0.5,
     }
 
     # provided by the policy this mixes into
@@ -59,13 +78,47 @@ class TrutDecisions:
         public = view.public
         if public["special"] == "fortial":
             return Action(view.seat, ACCEPT)
-        need = self.params["see_announced" if public["announced"] else "see_at"]
+        if public["announced"]:
+            need = self.params["see_announced"]
+        else:
+            need = self.params["office_see_at" if public["special"] == "trut_office" else "see_at"]
         return Action(view.seat, ACCEPT if self.effective_strength(view) >= need else FOLD)
 
     def fortial(self, view: SeatView, rng: random.Random) -> Action:
         if self.strength_pct(view) >= self.params["fortial_at"]:
             return _trut_action(view)
         return Action(view.seat, PASS)
+
+    def trut_office(self, view: SeatView, rng: random.Random) -> Action:
+        """The side facing 2 petits must trut (trut-gatinaise)."""
+        return _trut_action(view)
+
+    def chanson(self, view: SeatView, rng: random.Random) -> Action:
+        """The eldest, asked "Est-ce que tu chantes ?", sings unless his hand is good enough."""
+        return _sing_if(view, best_three_pct(view) < self.params["sing_below"])
+
+    def chanson_agree(self, view: SeatView, rng: random.Random) -> Action:
+        return _sing_if(view, best_three_pct(view) < self.params["agree_below"])
+
+    def chanson_ask(self, view: SeatView, rng: random.Random) -> Action:
+        """1, 2 or 3 cards each: more the weaker the hand, as far as the stock lasts."""
+        pct = best_three_pct(view)
+        wanted = 3 if pct < self.params["ask_three_below"] else 2 if pct < self.params["ask_two_below"] else 1
+        asks = view.legal()
+        return asks[min(wanted, len(asks)) - 1]
+
+    def chanter(self, view: SeatView, rng: random.Random) -> Action:
+        return _sing_if(view, best_three_pct(view) < self.params["chanter_below"])
+
+    def tenir(self, view: SeatView, rng: random.Random) -> Action:
+        return Action(view.seat, HOLD if self.strength_pct(view) >= self.params["tenir_at"] else PASS)
+
+    def discard(self, view: SeatView, rng: random.Random) -> Action:
+        """Keep the 3 highest cards by power; discard the others, named in the order they are held."""
+        cards = view.cards
+        keep = best_three(view.power, cards)
+        text = view.rules.deck.text
+        return Action(view.seat, DISCARD, " ".join(text(c) for i, c in enumerate(cards) if i not in keep))
 
     def _wants_trut(self, view: SeatView, rng: random.Random) -> bool:
         """Asked at every moment a trut is possible, so the answer is kept until the next trick (the
@@ -82,6 +135,22 @@ class TrutDecisions:
             self._trut_trick = trick_no
             self._trut_strong = self.effective_strength(view) >= self.params["trut_at"]
         return self._trut_strong
+
+
+def best_three(power: Sequence[int], cards: Sequence[int]) -> list[int]:
+    """Positions of the 3 highest cards by power (the first held among equals)."""
+    return sorted(range(len(cards)), key=lambda i: (-power[cards[i]], i))[:3]
+
+
+def best_three_pct(view: SeatView) -> float:
+    """The strength percentile of the 3 highest cards held now (3 of the cards dealt so far in the hand)."""
+    cards = view.cards
+    best = [cards[i] for i in best_three(view.power, cards)]
+    return strength_table(view.rules, 3).lookup(view.power, best)[1]
+
+
+def _sing_if(view: SeatView, sing: bool) -> Action:
+    return Action(view.seat, SING if sing else NOSING)
 
 
 def _trut_action(view: SeatView) -> Action:

@@ -4,11 +4,23 @@ from pipeline.engine.rules import Variant
 from pipeline.variants.catalan import CATALAN
 from pipeline.variants.french import FRENCH
 from pipeline.variants.trut import TRUT
+from pipeline.variants.trut_gatinaise import TRUT_GATINAISE
+from pipeline.variants.trut_gatine import TRUT_GATINE
 from pipeline.variants.valencian import VALENCIAN
 
-__all__ = ["CATALAN", "FRENCH", "TRUT", "VALENCIAN", "VARIANTS", "UnknownVariant", "get_variant"]
+__all__ = [
+    "CATALAN",
+    "FRENCH",
+    "TRUT",
+    "TRUT_GATINAISE",
+    "TRUT_GATINE",
+    "VALENCIAN",
+    "VARIANTS",
+    "UnknownVariant",
+    "get_variant",
+]
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (CATALAN, FRENCH, TRUT, VALENCIAN)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (CATALAN, FRENCH, TRUT, TRUT_GATINAISE, TRUT_GATINE, VALENCIAN)}
 
 
 class UnknownVariant(KeyError):
