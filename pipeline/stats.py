@@ -339,7 +339,7 @@ def _dataset_folders(data: Path | Sequence[Path]) -> list[Path]:
     if not items:
         raise store.DatasetError("no dataset folder given")
     folders: list[Path] = []
-    for item in items:
+    for item in store.expand_datasets(items):
         store.check_dataset(item)
         folder = item.resolve()
         if folder not in folders:

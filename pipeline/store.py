@@ -22,7 +22,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -254,6 +254,22 @@ def check_dataset(root: Path) -> None:
     for name in TABLES:
         if not any((root / name).glob("*.parquet")):
             raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
+
+
+def expand_datasets(paths: Sequence[Path]) -> list[Path]:
+    """The datasets named by ``paths``: a dataset folder stands for itself; a folder without a manifest
+    whose subfolders are datasets (several runs written into one folder) stands for each of them, in
+    name order. Raises ``DatasetError`` for a folder that is neither."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if (path / "manifest.json").is_file() or not path.is_dir():
+            found.append(path)
+            continue
+        runs = sorted(child for child in path.iterdir() if (child / "manifest.json").is_file())
+        if not runs:
+            raise DatasetError(f"{path} is not a Truc Lab dataset: no manifest.json in it or in its subfolders")
+        found.extend(runs)
+    return found
 
 
 def table_glob(root: Path, name: str) -> str:

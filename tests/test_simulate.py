@@ -107,3 +107,18 @@ def test_bad_settings_are_refused_before_anything_is_written(
     with pytest.raises(error, match=message):
         simulate(spec, tmp_path / "d")
     assert not (tmp_path / "d").exists()
+
+
+def test_a_folder_of_runs_stands_for_each_run(tmp_path: Path) -> None:
+    from pipeline.stats import compute
+    from pipeline.store import expand_datasets
+
+    simulate(SimulationSpec("catalan", 3, 1, {"players": "2"}), tmp_path / "runs" / "a")
+    simulate(SimulationSpec("french", 3, 1, {"players": "2", "rubber": "off"}), tmp_path / "runs" / "b")
+    assert expand_datasets([tmp_path / "runs"]) == [tmp_path / "runs" / "a", tmp_path / "runs" / "b"]
+    assert expand_datasets([tmp_path / "runs" / "a"]) == [tmp_path / "runs" / "a"]
+    frame = compute("mano_advantage", tmp_path / "runs")
+    assert sorted(frame["variant"].to_list()) == ["catalan", "french"]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DatasetError, match="no manifest.json in it or in its subfolders"):
+        expand_datasets([tmp_path / "empty"])

@@ -696,7 +696,7 @@ def test_missing_or_incomplete_dataset(tmp_path: Path) -> None:
         stats.compute("mano_advantage", tmp_path / "nowhere")
     data = mano_dataset(tmp_path / "data")
     (data / "manifest.json").unlink()
-    with pytest.raises(store.DatasetError, match="manifest.json is missing"):
+    with pytest.raises(store.DatasetError, match="is not a Truc Lab dataset: no manifest.json"):
         stats.compute("mano_advantage", data)
     data = mano_dataset(tmp_path / "data2")
     (data / "events" / "part-00000.parquet").unlink()

@@ -161,7 +161,7 @@ def build_report(
     from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
 
     say = progress or (lambda _message: None)
-    paths = [Path(d) for d in data]
+    paths = store.expand_datasets([Path(d) for d in data])
     if not paths:
         raise store.DatasetError("no dataset given: pass at least one --data folder")
     for path in paths:
