@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_GAMES ?= 6000
+DEMO_OTHER_GAMES ?= 1000
 
 .PHONY: demo test lint typecheck pytest chromium bench clean
 
@@ -28,15 +29,27 @@ pytest: $(STAMP) chromium
 
 test: lint typecheck pytest
 
+# The demo: 4-player Catalan Truc with mixed policies (several thousand games), then every other variant
+# and player count, each run in its own folder under data/demo/, and one cross-variant report over them.
+DEMO_RUNS := catalan:2 french:2 french:4 trut:2 trut:3 trut:4 trut:6 trut-gatinaise:2 trut-gatinaise:4 \
+	trut-gatine:2 trut-gatine:4 valencian:2 valencian:4
+
 demo: $(STAMP)
+	@rm -rf data/demo
 	$(BIN)/truc simulate --variant catalan --players 4 --games $(DEMO_GAMES) --seed 2026 \
 		--policy threshold --seat-policy 1=threshold:raise_at=0.8,call_at=0.6,bluff=0.05 \
-		--seat-policy 3=random --option signals=on --workers 2 --out data/demo --overwrite
-	$(BIN)/truc stats first_trick_value --data data/demo
-	$(BIN)/truc stats bluff_success --data data/demo
+		--seat-policy 3=random --option signals=on --workers 2 --out data/demo/catalan-4p
+	@for run in $(DEMO_RUNS); do \
+		variant=$${run%%:*}; players=$${run##*:}; \
+		echo "truc simulate --variant $$variant --players $$players --games $(DEMO_OTHER_GAMES)"; \
+		$(BIN)/truc simulate --variant $$variant --players $$players --games $(DEMO_OTHER_GAMES) --seed 2026 \
+			--policy threshold --seat-policy 1=threshold:raise_at=0.8,call_at=0.6,bluff=0.05 \
+			--workers 2 --quiet --out data/demo/$$variant-$${players}p || exit 1; \
+	done
+	$(BIN)/truc stats variant_comparison --data data/demo
 	$(BIN)/truc report --data data/demo --out reports/demo
 	@echo
-	@echo "Dataset:    data/demo/ (games, hands, seats, events as Parquet; manifest.json)"
+	@echo "Datasets:   data/demo/<variant>-<players>p/ (games, hands, seats, events as Parquet; manifest.json)"
 	@echo "Statistics: $(BIN)/truc stats NAME --data data/demo   (list them with: $(BIN)/truc stats)"
 	@echo "Report:     reports/demo/index.html (charts also in reports/demo/charts/)"
 
