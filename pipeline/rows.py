@@ -133,6 +133,7 @@ def add_game(
                     *(extra.get(name) for name in SEAT_DETAIL_COLUMNS),
                 )
             )
+        turns = hand.turns
         for seq, e in enumerate(hand.events):
             seat = e.seat
             verb = e.verb
@@ -159,6 +160,7 @@ def add_game(
                     e.trick_no or None,
                     e.stake_before,
                     e.stake_after,
+                    turns[seq] if turns and turns[seq] >= 0 else None,
                 )
             )
     return len(hands)

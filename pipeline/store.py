@@ -141,6 +141,7 @@ EVENTS = pa.schema(
         ("trick_no", pa.int8()),  # 1..3, the trick in progress; null before play starts
         ("stake_before", pa.int8()),
         ("stake_after", pa.int8()),  # for a raise: the stake it proposes
+        ("to_play", pa.int8()),  # the seat whose turn it was to play a card; null outside trick play
     ]
 )
 

@@ -74,6 +74,7 @@ class HandRecord:
     signals: tuple[str, ...] | None
     events: tuple[Event, ...]
     details: tuple[tuple[str, Any], ...] = ()
+    turns: tuple[int, ...] = ()  # per event: the seat to play a card when it happened, -1 outside play
 
 
 def team_of_seat(seat: int, sides: int = 2) -> int:
@@ -153,6 +154,7 @@ class Game:
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[int] = []
         self.events: list[Event] = []
+        self.turns: list[int] = []  # per event: the seat to play a card when it happened, -1 outside play
         self.signals: list[str] = []
         self.decider = -1
         self._reset_hand()
@@ -363,6 +365,7 @@ class Game:
             self.known = {c for h in hands for c in h if c != UNKNOWN}
         event = Event(-1, DEALT, self.dealt, "deal", False, False, 0, self.stake, self.stake)
         self.events.append(event)
+        self.turns.append(-1)
         self._after_deal()
         return event
 
@@ -411,7 +414,10 @@ class Game:
         return self._apply_phase(seat, verb, arg)
 
     def _record(self, event: Event) -> Event:
+        """Keep ``event`` in the hand's record, with the seat whose turn it was to play a card (-1 outside
+        trick play): what tells a raise or a trut out of turn from one in turn."""
         self.events.append(event)
+        self.turns.append(self.to_play if self.phase == Phase.PLAY else -1)
         return event
 
     def _play(self, seat: int, card: int) -> Event:
@@ -471,6 +477,7 @@ class Game:
             tie_rule=tie_rule,
             signals=tuple(self.signals) if self.signals_on and self.signals else None,
             events=tuple(self.events),
+            turns=tuple(self.turns),
             details=self._hand_details(),
         )
         game_winner = self._game_winner()
