@@ -14,7 +14,7 @@ from pipeline.engine.actions import ARG_KINDS, DEALT, PLAY
 from pipeline.engine.game import Game, HandRecord
 from pipeline.engine.rules import Variant
 from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
-from pipeline.strength import strength_table
+from pipeline.strength import hand_strength
 
 CARD_VERBS = frozenset(verb for verb, kind in ARG_KINDS.items() if kind == "card" and verb != PLAY)
 """Verbs other than ``play`` whose argument is one card (``cover``): written as the card's text."""
@@ -30,7 +30,7 @@ def _seat_cards(variant: Variant, cards: tuple[int, ...]) -> tuple[str, float | 
     """A dealt hand's text and strength (there are few distinct hands: computed once each)."""
     if UNKNOWN in cards:
         return variant.deck.texts(cards), None, None
-    strength, pct = strength_table(variant, len(cards)).lookup(variant.power, cards)
+    strength, pct = hand_strength(variant, cards)
     return variant.deck.texts(cards), strength, pct
 
 

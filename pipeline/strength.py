@@ -38,17 +38,24 @@ def lead_card(powers: Sequence[int]) -> int:
 
 
 def follow_card(powers: Sequence[int], best_opposing: int, partner_winning: bool) -> int:
-    """Position of the card to play when following, given the best opposing power on the table."""
-    lowest = min(range(len(powers)), key=powers.__getitem__)
+    """Position of the card to play when following, given the best opposing power on the table: the
+    lowest card if a partner wins the trick; else the lowest card that beats every opposing card; else
+    the first card that ties; else the lowest card (one pass: this runs for every card followed)."""
+    lowest = winner = tie = -1
+    low_power = win_power = 1 << 30
+    for i, p in enumerate(powers):
+        if p < low_power:
+            lowest, low_power = i, p
+        if p > best_opposing:
+            if p < win_power:
+                winner, win_power = i, p
+        elif p == best_opposing and tie < 0:
+            tie = i
     if partner_winning:
         return lowest
-    winners = [i for i, p in enumerate(powers) if p > best_opposing]
-    if winners:
-        return min(winners, key=powers.__getitem__)
-    for i, p in enumerate(powers):
-        if p == best_opposing:
-            return i
-    return lowest
+    if winner >= 0:
+        return winner
+    return tie if tie >= 0 else lowest
 
 
 def heads_up_win(variant: Variant, mine: tuple[int, ...], theirs: tuple[int, ...], i_lead: bool) -> bool:
@@ -118,6 +125,13 @@ def strength_table(variant: Variant, size: int = 3) -> StrengthTable:
     except OSError:
         pass  # a read-only home: the table is simply computed again next time
     return table
+
+
+@functools.cache
+def hand_strength(variant: Variant, cards: tuple[int, ...]) -> tuple[float, float]:
+    """(strength, percentile) of the hand ``cards`` (every card known): looked up once per distinct hand
+    and variant in a process, so that bots and rows do not sort the same cards again."""
+    return strength_table(variant, len(cards)).lookup(variant.power, cards)
 
 
 CACHE_VERSION = 1

@@ -30,7 +30,7 @@ from typing import Any
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError
-from pipeline.engine.game import Game, Phase
+from pipeline.engine.game import DEALING, PLAYING, Game, Phase
 from pipeline.engine.rules import first_decisive_or_eldest
 
 RAISE = "raise"
@@ -105,7 +105,7 @@ class FrenchGame(Game):
         """The chance step. The first deal of a hand shuffles; a redeal goes on dealing from the same
         shuffled deck ("sans avoir besoin de remêler et recouper", seed 002). The shuffle is a lazy
         Fisher-Yates: only the cards dealt are drawn, which is the same as shuffling the whole deck first."""
-        if self.phase != Phase.DEAL:
+        if self.phase != DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand or after an agreed redeal")
         size = len(self.variant.deck)
         if not self.drawn:
@@ -124,7 +124,7 @@ class FrenchGame(Game):
 
     def apply_deal(self, hands: list[list[int]]) -> Event:
         """Apply a recorded deal; a redeal's cards must come from the stock, none dealt before in the hand."""
-        if self.phase == Phase.DEAL and self.drawn:
+        if self.phase == DEALING and self.drawn:
             for cards in hands:
                 for card in cards:
                     if card != UNKNOWN and card in self.hand_cards:
@@ -151,7 +151,7 @@ class FrenchGame(Game):
         return (
             self.redeal_open
             and seat == self.eldest
-            and self.phase == Phase.PLAY
+            and self.phase == PLAYING
             and not self.pending
             and self.drawn + self.n * self.cards_dealt <= len(self.variant.deck)
         )
@@ -174,14 +174,14 @@ class FrenchGame(Game):
         event = self._record(Event(seat, verb, None, "choice", False, False, 0, stake, stake))
         if verb == REFUSE:  # "si quelqu'un insiste pour jouer, il n'y a pas de redistribution" (seed 000)
             self.redeal_answerers = []
-            self.phase = Phase.PLAY
+            self.phase = PLAYING
             self.decider = -1
         elif self.redeal_answerers:
             self.decider = self.redeal_answerers.pop(0)
         else:  # every opponent agreed: the hands are discarded unseen and dealt again from the stock
             self.redeals += 1
             self.hands = [[] for _ in range(self.n)]
-            self.phase = Phase.DEAL
+            self.phase = DEALING
             self.decider = -1
         return event
 
@@ -200,7 +200,7 @@ class FrenchGame(Game):
 
     def decision(self, seat: int, optional: bool = False) -> str:
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAYING:
             return ANSWER_DECISION if self.answering(seat) else TURN_DECISION
         if phase == Phase.REDEAL:
             return REDEAL_DECISION
@@ -210,7 +210,7 @@ class FrenchGame(Game):
 
     # -------------------------------------------------------------------------------------- raises
     def actor(self) -> int:
-        if self.phase == Phase.PLAY and self.pending:
+        if self.phase == PLAYING and self.pending:
             return self.answerer
         return super().actor()
 
@@ -229,7 +229,7 @@ class FrenchGame(Game):
         return self.target - min(self.scores)
 
     def may_raise(self, seat: int) -> bool:
-        if self.phase != Phase.PLAY:
+        if self.phase != PLAYING:
             return False
         if self.pending:
             base = self.pending
@@ -347,7 +347,7 @@ class FrenchGame(Game):
             return RuleError("redeal-answer", f"'{verb}' is not an answer to a redeal: accept or refuse")
         if phase == Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
             return RuleError("signal", f"{arg!r} is not a signal; signals: {' '.join(self.signal_words)}")
-        if phase != Phase.PLAY:
+        if phase != PLAYING:
             return None
         if verb == REFUSE:
             return RuleError("nothing-to-refuse", "'refuse' answers a request for new cards, and none is pending")

@@ -26,9 +26,8 @@ re-checks legality and explains a refusal, which is what the importer needs.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import DEALT, KNOWN_VERBS, PLAY, Action, Event, RuleError
@@ -51,13 +50,19 @@ class Phase(IntEnum):
     DISCARD = 10  # keep 3 cards after extra cards were dealt
 
 
+# The phases the hot paths test, as plain module constants: reading ``Phase.PLAY`` through the enum's
+# metaclass costs five times as much, several times per action.
+PLAYING = Phase.PLAY
+HAND_OVER = Phase.HAND_OVER
+DEALING = Phase.DEAL
+
 _PHASE_DECISIONS = {Phase.CUT: "cut", Phase.DEAL_CHOICE: "deal", Phase.HOLD: "hold", Phase.SIGNAL: "signal"}
 
 
-@dataclass(frozen=True, slots=True)
-class HandRecord:
+class HandRecord(NamedTuple):
     """Everything recorded about one finished hand. ``points`` and ``score_before`` have one entry per
-    side; ``details`` holds a family's own outcomes (petits and longs, the envit...) as name/value pairs."""
+    side; ``details`` holds a family's own outcomes (petits and longs, the envit...) as name/value pairs.
+    (A named tuple: immutable like a frozen dataclass, and several times cheaper to build per hand.)"""
 
     hand_no: int
     dealer: int
@@ -131,7 +136,7 @@ class Game:
 
     def next_hand(self) -> None:
         """Start the next hand once the current one is over; the deal passes to the next seat."""
-        if self.phase != Phase.HAND_OVER:
+        if self.phase != HAND_OVER:
             raise RuleError("hand-not-over", "the current hand is not over")
         if self.over:
             raise RuleError("game-over", "the game is over")
@@ -170,7 +175,7 @@ class Game:
         """Set the family's own per-hand state."""
 
     def _first_phase(self) -> Phase:
-        return Phase.DEAL
+        return DEALING
 
     def _after_deal(self) -> None:
         """Choose the phase after the deal."""
@@ -207,7 +212,7 @@ class Game:
     def decision(self, seat: int, optional: bool = False) -> str:
         """The name of what ``seat`` is asked to decide now (a policy has a method of that name)."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAYING:
             if optional:
                 return "raise_option"
             return "answer" if self.answering(seat) else "turn"
@@ -270,18 +275,18 @@ class Game:
 
     @property
     def hand_over(self) -> bool:
-        return self.phase == Phase.HAND_OVER
+        return self.phase == HAND_OVER
 
     @property
     def trick_no(self) -> int:
-        return len(self.tricks) + 1 if self.phase == Phase.PLAY else 0
+        return len(self.tricks) + 1 if self.phase == PLAYING else 0
 
     def actor(self) -> int:
         """The seat that must act now; -1 for the chance step or when the hand is over."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAYING:
             return self.to_play
-        if phase in (Phase.DEAL, Phase.HAND_OVER):
+        if phase in (DEALING, HAND_OVER):
             return -1
         return self.decider
 
@@ -292,9 +297,9 @@ class Game:
     def legal_for(self, seat: int) -> list[Action]:
         """The legal actions of one seat now."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAYING:
             return self._legal_play(seat)
-        if phase in (Phase.DEAL, Phase.HAND_OVER):
+        if phase in (DEALING, HAND_OVER):
             return []
         return self._legal_phase(seat)
 
@@ -322,7 +327,7 @@ class Game:
 
     def deal(self, rng: random.Random | None = None) -> Event:
         """The chance step: shuffle and deal, one card at a time from the eldest."""
-        if self.phase != Phase.DEAL:
+        if self.phase != DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         n, k = self.n, self.cards_dealt
         cards = list(range(len(self.variant.deck)))
@@ -339,7 +344,7 @@ class Game:
 
     def apply_deal(self, hands: list[list[int]]) -> Event:
         """Apply a recorded deal (cards per seat; ``UNKNOWN`` for unseen cards), checking it."""
-        if self.phase != Phase.DEAL:
+        if self.phase != DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         if len(hands) != self.n:
             raise RuleError("deal-seats", f"the deal lists {len(hands)} seats, the game has {self.n}")
@@ -360,7 +365,7 @@ class Game:
 
     def _dealt(self, hands: list[list[int]], unknown: bool) -> Event:
         self.hands = hands
-        self.dealt = tuple(tuple(h) for h in hands)
+        self.dealt = tuple(map(tuple, hands))
         if unknown:  # only replays of records with unseen cards need to track the cards seen
             self.known = {c for h in hands for c in h if c != UNKNOWN}
         event = Event(-1, DEALT, self.dealt, "deal", False, False, 0, self.stake, self.stake)
@@ -374,7 +379,7 @@ class Game:
             self.phase = Phase.SIGNAL
             self.decider = self.eldest
         else:
-            self.phase = Phase.PLAY
+            self.phase = PLAYING
             self.decider = -1
 
     def _signal(self, seat: int, arg: Any) -> Event:
@@ -384,7 +389,7 @@ class Game:
         stake = self.stake
         event = self._record(Event(seat, SIGNAL, arg, "signal", False, False, 0, stake, stake))
         if len(self.signals) == self.n:
-            self.phase = Phase.PLAY
+            self.phase = PLAYING
             self.decider = -1
         else:
             self.decider = (seat + 1) % self.n
@@ -404,11 +409,11 @@ class Game:
         """Apply an action known to be legal (taken from ``legal_for``)."""
         seat, verb, arg = action
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAYING:
             if verb == PLAY:
                 return self._play(seat, arg)  # type: ignore[arg-type]
             return self._apply_bet(seat, verb, arg)
-        if phase == Phase.HAND_OVER:
+        if phase == HAND_OVER:
             raise RuleError("hand-over", "the hand is over")
         self.after_play = -1
         return self._apply_phase(seat, verb, arg)
@@ -417,7 +422,7 @@ class Game:
         """Keep ``event`` in the hand's record, with the seat whose turn it was to play a card (-1 outside
         trick play): what tells a raise or a trut out of turn from one in turn."""
         self.events.append(event)
-        self.turns.append(self.to_play if self.phase == Phase.PLAY else -1)
+        self.turns.append(self.to_play if self.phase == PLAYING else -1)
         return event
 
     def _play(self, seat: int, card: int) -> Event:
@@ -460,7 +465,7 @@ class Game:
         self, winner: int | None, points: tuple[int, ...], ended_by: str, tie_rule: str | None
     ) -> None:
         self._apply_scores(points)
-        self.phase = Phase.HAND_OVER
+        self.phase = HAND_OVER
         self.decider = -1
         self.last_hand = HandRecord(
             hand_no=self.hand_no,
@@ -493,14 +498,14 @@ class Game:
         if not 0 <= seat < self.n:
             return RuleError("seat", f"seat {seat} does not exist in a {self.n}-player game")
         phase = self.phase
-        if phase == Phase.HAND_OVER:
+        if phase == HAND_OVER:
             return RuleError("hand-over", "the hand is already decided")
-        if phase == Phase.DEAL:
+        if phase == DEALING:
             return RuleError("deal-expected", f"the cards must be dealt before '{verb}'")
         family = self._explain(action)
         if family is not None:
             return family
-        if phase != Phase.PLAY:
+        if phase != PLAYING:
             if seat != self.decider:
                 return RuleError("turn", f"seat {self.decider} must act now ({phase.name.lower()}), not seat {seat}")
             if phase == Phase.SIGNAL and verb == "signal":

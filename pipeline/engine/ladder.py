@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.engine.actions import ACCEPT, CUT, DEAL, FOLD, HOLD, NOCUT, PASS, Action, Event, RuleError
-from pipeline.engine.game import Game, Phase
+from pipeline.engine.game import DEALING, PLAYING, Game, Phase
 
 
 class LadderGame(Game):
@@ -34,7 +34,7 @@ class LadderGame(Game):
         if self.variant.one_card_deal and max(self.scores) < self.target - 1:
             self.decider = (self.dealer - 1) % self.n  # the player before the dealer cuts
             return Phase.CUT
-        return Phase.DEAL
+        return DEALING
 
     def _after_deal(self) -> None:
         if self.hold_team >= 0:  # 11 points: the team decides through its first seat from the eldest
@@ -60,13 +60,13 @@ class LadderGame(Game):
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
         phase, stake = self.phase, self.stake
         if phase == Phase.CUT:
-            self.phase = Phase.DEAL if verb == CUT else Phase.DEAL_CHOICE
+            self.phase = DEALING if verb == CUT else Phase.DEAL_CHOICE
             if verb == NOCUT:
                 self.decider = self.dealer
             return self._record(Event(seat, verb, None, "deal", False, False, 0, stake, stake))
         if phase == Phase.DEAL_CHOICE:
             self.cards_dealt = int(arg)
-            self.phase = Phase.DEAL
+            self.phase = DEALING
             return self._record(Event(seat, DEAL, arg, "deal", False, False, 0, stake, stake))
         if phase == Phase.HOLD:
             if verb == HOLD:
@@ -89,8 +89,8 @@ class LadderGame(Game):
 
     # ------------------------------------------------------------------------------------ betting
     def actor(self) -> int:
-        if self.phase == Phase.PLAY and self.pending:
-            return self.answerer
+        if self.phase == PLAYING:
+            return self.answerer if self.pending else self.to_play
         return super().actor()
 
     def optional_actors(self) -> list[int]:
@@ -113,7 +113,7 @@ class LadderGame(Game):
 
     def may_raise(self, seat: int) -> bool:
         pending = self.pending
-        if self.phase != Phase.PLAY or not self.raises_allowed or (pending or self.level) >= len(self.ladder):
+        if self.phase != PLAYING or not self.raises_allowed or (pending or self.level) >= len(self.ladder):
             return False
         if pending:
             return seat == self.answerer  # accept-and-raise
@@ -210,7 +210,7 @@ class LadderGame(Game):
             if seat != self.decider:
                 return RuleError("turn", f"seat {self.decider} must act now ({expected}), not seat {seat}")
             return RuleError("phase", f"'{verb}' is not allowed now: expected {expected}")
-        if phase != Phase.PLAY:
+        if phase != PLAYING:
             return None
         if verb == "play" and self.pending and seat != self.answerer:
             return RuleError("answer-first", f"a raise is pending: seat {self.answerer} must answer first")

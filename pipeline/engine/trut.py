@@ -4,7 +4,7 @@ What the family does its own way, on top of ``pipeline.engine.game``:
 
 - **The trut.** Any seat, at any moment of the play before the last card, even out of turn, may
   ``trut`` (``trut brelan`` with option ``brelan=on`` and three of a rank in hand). One trut per hand,
-  nothing over it. So in ``Phase.PLAY`` with no trut yet, ``optional_actors()`` lists every seat but the
+  nothing over it. So in ``PLAYING`` with no trut yet, ``optional_actors()`` lists every seat but the
   one to play, in play order from the eldest; the seat to play has ``trut`` among its own actions.
 - **The answers.** The truter's opponents answer one at a time in play order from the eldest (seed 003),
   ``accept`` ("je vais voir") or ``fold`` ("je me couche"); ``actor()`` is the seat to answer and nobody
@@ -55,11 +55,11 @@ from typing import Any, ClassVar
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, Event, RuleError
-from pipeline.engine.game import Game, HandRecord, Phase
+from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
 from pipeline.engine.rules import TIE, Config
 
 TRUT = "trut"
-_PLAY = Phase.PLAY  # a module constant: read at every step of the simulator
+_PLAY = PLAYING  # a module constant: read at every step of the simulator
 
 
 def is_brelan(ranks: Sequence[str]) -> bool:
@@ -171,7 +171,7 @@ class TrutGame(Game):
         )
 
     def _begin_play(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = PLAYING
         self.decider = -1
 
     def _set_office(self) -> None:
@@ -310,7 +310,7 @@ class TrutGame(Game):
         team = self.team_of[seat]
         self.answerers = [s for s in self.order if self.team_of[s] != team]
         self.after_play = -1
-        trick_no = len(self.tricks) + 1 if self.phase == Phase.PLAY else 0
+        trick_no = len(self.tricks) + 1 if self.phase == PLAYING else 0
         return self._record(Event(seat, TRUT, word, "raise", False, True, trick_no, self.stake, self.LONG_VALUE))
 
     def _answer(self, seat: int, see: bool) -> Event:
@@ -462,7 +462,7 @@ class TrutGame(Game):
         ``replace`` a new hand of ``count`` cards each from the same stock (see the module docstring)."""
         self.extra_cards = count
         self.extra_replace = replace
-        self.phase = Phase.DEAL
+        self.phase = DEALING
         self.decider = -1
 
     def stock_left(self) -> int:
@@ -496,7 +496,7 @@ class TrutGame(Game):
     def apply_deal(self, hands: list[list[int]]) -> Event:
         if not self.extra_cards:
             return super().apply_deal(hands)
-        if self.phase != Phase.DEAL:
+        if self.phase != DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         k = self.extra_cards
         if len(hands) != self.n or any(len(h) != k for h in hands):
@@ -547,7 +547,7 @@ class TrutGame(Game):
             if verb not in (TRUT, PASS):
                 return RuleError("fortial", f"'{verb}': the side au fortial truts or passes")
             return self._explain_trut(seat, arg)
-        if phase != Phase.PLAY:
+        if phase != PLAYING:
             return None
         if seat == self.out:
             return RuleError("folded", f"seat {seat} folded and is out of this hand")

@@ -23,7 +23,7 @@ from typing import Any
 
 from pipeline.cards import UNKNOWN, Deck
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError
-from pipeline.engine.game import Phase
+from pipeline.engine.game import PLAYING, Phase
 from pipeline.engine.ladder import LadderGame
 from pipeline.engine.rules import Config
 
@@ -167,7 +167,7 @@ class ValencianGame(LadderGame):
 
     # ------------------------------------------------------------------------------------ who acts
     def actor(self) -> int:
-        if self.phase == Phase.PLAY and self.envit_pending:
+        if self.phase == PLAYING and self.envit_pending:
             return self.envit_answerer
         return super().actor()
 
@@ -178,7 +178,7 @@ class ValencianGame(LadderGame):
 
     def decision(self, seat: int, optional: bool = False) -> str:
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == PLAYING:
             if self.envit_pending:
                 return ENVIT_ANSWER_DECISION
             return ANSWER_DECISION if self.pending else TURN_DECISION
@@ -189,7 +189,7 @@ class ValencianGame(LadderGame):
     def may_raise(self, seat: int) -> bool:
         """The next rung of the truc ladder is open to ``seat``: it answers a raise (accept-and-raise), or it
         is the seat to play and its side did not make the last raise (seed 004 "Trucar, retrucar...")."""
-        if self.phase != Phase.PLAY or self.envit_pending or not self.next_raise():
+        if self.phase != PLAYING or self.envit_pending or not self.next_raise():
             return False
         if self.pending:
             return seat == self.answerer
@@ -373,7 +373,7 @@ class ValencianGame(LadderGame):
         phase = self.phase
         if phase == Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
             return RuleError("signal", f"{arg!r} is not a senya; senyes: {' '.join(SENYES)} joined by '+', or '-'")
-        if phase != Phase.PLAY:
+        if phase != PLAYING:
             return None
         if self.envit_pending:
             return self._explain_envit_answer(seat, verb)

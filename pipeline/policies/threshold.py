@@ -24,7 +24,7 @@ from pipeline.policies.base import DecisionPolicy
 from pipeline.policies.french_decisions import FrenchDecisions
 from pipeline.policies.trut_decisions import TrutDecisions
 from pipeline.policies.valencian_decisions import ValencianDecisions
-from pipeline.strength import follow_card, lead_card, strength_table
+from pipeline.strength import follow_card, hand_strength, lead_card, strength_table
 
 BASE_PARAMS = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
 
@@ -50,7 +50,7 @@ class ThresholdPolicy(FrenchDecisions, TrutDecisions, ValencianDecisions, Decisi
         dealt = view.dealt
         if dealt is not self._dealt:
             self._dealt = dealt
-            self._pct = strength_table(view.rules, len(dealt)).lookup(view.power, dealt)[1]
+            self._pct = hand_strength(view.rules, dealt)[1]
         return self._pct
 
     def effective_strength(self, view: SeatView) -> float:
@@ -65,8 +65,9 @@ class ThresholdPolicy(FrenchDecisions, TrutDecisions, ValencianDecisions, Decisi
 
     # ------------------------------------------------------------------ decisions
     def turn(self, view: SeatView, rng: random.Random) -> Action:
-        if view.may_raise() and self.wants_raise(view, rng):
-            return _raise_action(view)
+        raise_action = view.raise_action()
+        if raise_action is not None and self.wants_raise(view, rng):
+            return raise_action
         return Action(view.seat, PLAY, self.card_to_play(view))
 
     def raise_option(self, view: SeatView, rng: random.Random) -> Action | None:
