@@ -133,18 +133,15 @@ def add_game(
                     *(extra.get(name) for name in SEAT_DETAIL_COLUMNS),
                 )
             )
-        turns = hand.turns
-        for seq, e in enumerate(hand.events):
-            seat = e.seat
-            verb = e.verb
-            if verb == PLAY:
-                arg: str | None = texts[e.arg]  # type: ignore[call-overload]
+        turns = hand.turns or (-1,) * len(hand.events)
+        for seq, (event, turn) in enumerate(zip(hand.events, turns, strict=True)):
+            seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = event
+            if verb == PLAY or verb in CARD_VERBS:
+                arg: str | None = texts[raw]  # type: ignore[call-overload]
             elif verb == DEALT:
-                arg = _dealt_arg(variant, e.arg, hand.cards_dealt)  # type: ignore[arg-type]
-            elif verb in CARD_VERBS:
-                arg = texts[e.arg]  # type: ignore[call-overload]
+                arg = _dealt_arg(variant, raw, hand.cards_dealt)  # type: ignore[arg-type]
             else:
-                arg = None if e.arg is None else str(e.arg)
+                arg = None if raw is None else str(raw)
             event_rows(
                 (
                     game_id,
@@ -154,13 +151,13 @@ def add_game(
                     team_of[seat] if seat >= 0 else None,
                     verb,
                     arg,
-                    e.kind,
-                    e.answers,
-                    e.could_raise,
-                    e.trick_no or None,
-                    e.stake_before,
-                    e.stake_after,
-                    turns[seq] if turns and turns[seq] >= 0 else None,
+                    kind,
+                    answers,
+                    could_raise,
+                    trick_no or None,
+                    stake_before,
+                    stake_after,
+                    turn if turn >= 0 else None,
                 )
             )
     return len(hands)

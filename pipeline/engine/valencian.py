@@ -76,7 +76,19 @@ ENVIT_CALLS = frozenset(call.verb for calls in ENVIT_LADDER.values() for call in
 def envit_value(deck: Deck, cards: Sequence[int]) -> int:
     """Seed 004 "L'envit...": two cards of one suit are worth their two highest face values plus 20
     (only two cards are tied, "Només se poden lligar fins a dues cartes"); otherwise the highest face value.
-    Every Valencian card has a face value 1-7, so the maximum is 7 + 6 + 20 = 33."""
+    Every Valencian card has a face value 1-7, so the maximum is 7 + 6 + 20 = 33. (Kept per distinct
+    hand: the engine, the bots and the rows all ask for it.)"""
+    key = (deck.name, tuple(cards))
+    value = _ENVIT_VALUES.get(key)
+    if value is None:
+        value = _ENVIT_VALUES[key] = _envit_value(deck, key[1])
+    return value
+
+
+_ENVIT_VALUES: dict[tuple[str, tuple[int, ...]], int] = {}
+
+
+def _envit_value(deck: Deck, cards: Sequence[int]) -> int:
     faces, suits = _faces_and_suits(deck)
     best = 0
     for i, card in enumerate(cards):

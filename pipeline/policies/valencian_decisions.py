@@ -80,7 +80,7 @@ def _pct_of_hand(variant: Variant, dealt: tuple[int, ...]) -> float:
 def truc_strength(policy: _Threshold, view: SeatView) -> float:
     """The hand-strength percentile, +0.2 a trick won, -0.2 a trick lost, +0.1 a top card the partner
     signals; clipped to [0, 1]."""
-    value = policy.strength_pct(view) + 0.2 * sum(view.tricks)
+    value = policy.strength_pct(view) + 0.2 * view.trick_balance
     signal = view.partner_signal
     if signal and signal != "-":
         value += 0.1 * sum(1 for s in signal.split("+") if s != "33")
