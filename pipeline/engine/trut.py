@@ -56,7 +56,7 @@ from typing import Any, ClassVar
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, Event, RuleError
 from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
-from pipeline.engine.rules import TIE, Config
+from pipeline.engine.rules import TIE, Config, OptionSpec
 
 TRUT = "trut"
 _PLAY = PLAYING  # a module constant: read at every step of the simulator
@@ -579,3 +579,17 @@ class TrutGame(Game):
                 return RuleError("announcement", f"'trut {word}' is not played; announcements: {enabled}")
             return RuleError("announcement", f"seat {seat} does not hold a {word}")
         return None
+
+
+# Options and rank order the Trut variants share (data here, so that variant modules need not import each
+# other): seed 003's rank order, seed 001's dealer lead, the two tie-lead readings, brelan.
+TRUT_RANK_ORDER = ("7", "8", "A", "K", "Q", "J", "10", "9")
+TWO_TEAMS = OptionSpec("players", ("4", "2"), "4", "4 in two teams of two, or 2")
+DEALER_LEADS = OptionSpec("dealer_leads", ("off", "on"), "off", "the dealer leads the first trick (seed 001)")
+TIE_LEAD = OptionSpec(
+    "tie_lead",
+    ("maker", "first"),
+    "maker",
+    "after a tied trick the player who made the tie leads (seed 003), or who played the first equal card",
+)
+BRELAN = OptionSpec("brelan", ("off", "on"), "off", "three of a rank may be announced: 'trut brelan'")

@@ -7,14 +7,14 @@ No ``signals`` option: seed 003 says the cards are held "sans les montrer ni à 
 
 from pipeline.cards import FRENCH_32
 from pipeline.engine.rules import OptionSpec, Variant, first_trick_counts_double
-from pipeline.engine.trut import TrutGame
+from pipeline.engine.trut import BRELAN, DEALER_LEADS, TIE_LEAD, TRUT_RANK_ORDER, TrutGame
 
 TRUT = Variant(
     name="trut",
     title="Trut",
     source='seed 003 "Trut"; seed 001 "TRUT"',
     deck=FRENCH_32,
-    rank_order=("7", "8", "A", "K", "Q", "J", "10", "9"),
+    rank_order=TRUT_RANK_ORDER,
     players=(2, 3, 4, 6),
     target=7,
     ladder=(),
@@ -30,13 +30,8 @@ TRUT = Variant(
         OptionSpec(
             "players", ("4", "2", "3", "6"), "4", "4 in two teams of two, 2, 3 each alone, or 6 in two teams of three"
         ),
-        OptionSpec("dealer_leads", ("off", "on"), "off", "the dealer leads the first trick (seed 001)"),
-        OptionSpec(
-            "tie_lead",
-            ("maker", "first"),
-            "maker",
-            "after a tied trick the player who made the tie leads (seed 003), or who played the first equal card",
-        ),
-        OptionSpec("brelan", ("off", "on"), "off", "three of a rank may be announced: 'trut brelan'"),
+        DEALER_LEADS,
+        TIE_LEAD,
+        BRELAN,
     ),
 )

@@ -7,7 +7,8 @@ not take up (its trut d'office and chanson speak of two teams). The options are 
 """
 
 from pipeline.cards import FRENCH_32
-from pipeline.engine.rules import OptionSpec, Variant, first_trick_counts_double
+from pipeline.engine.rules import Variant, first_trick_counts_double
+from pipeline.engine.trut import BRELAN, DEALER_LEADS, TIE_LEAD, TRUT_RANK_ORDER, TWO_TEAMS
 from pipeline.engine.trut_regional import GatinaiseGame
 
 TRUT_GATINAISE = Variant(
@@ -15,7 +16,7 @@ TRUT_GATINAISE = Variant(
     title="Trut à la Gâtinaise",
     source='seed 001 "TRUT", "La variante Gâtinaise"',
     deck=FRENCH_32,
-    rank_order=("7", "8", "A", "K", "Q", "J", "10", "9"),
+    rank_order=TRUT_RANK_ORDER,
     players=(2, 4),
     target=5,
     ladder=(),
@@ -27,14 +28,9 @@ TRUT_GATINAISE = Variant(
     engine=GatinaiseGame,
     unit="longs",
     options=(
-        OptionSpec("players", ("4", "2"), "4", "4 in two teams of two, or 2"),
-        OptionSpec("dealer_leads", ("off", "on"), "off", "the dealer leads the first trick (seed 001)"),
-        OptionSpec(
-            "tie_lead",
-            ("maker", "first"),
-            "maker",
-            "after a tied trick the player who made the tie leads (seed 003), or who played the first equal card",
-        ),
-        OptionSpec("brelan", ("off", "on"), "off", "three of a rank may be announced: 'trut brelan'"),
+        TWO_TEAMS,
+        DEALER_LEADS,
+        TIE_LEAD,
+        BRELAN,
     ),
 )

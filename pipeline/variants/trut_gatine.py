@@ -8,7 +8,8 @@ are `trut`'s; there is no `brelan` option since the announcements are part of th
 """
 
 from pipeline.cards import FRENCH_32
-from pipeline.engine.rules import OptionSpec, Variant, first_trick_counts_double
+from pipeline.engine.rules import Variant, first_trick_counts_double
+from pipeline.engine.trut import DEALER_LEADS, TIE_LEAD, TWO_TEAMS
 from pipeline.engine.trut_regional import GatineGame
 
 TRUT_GATINE = Variant(
@@ -28,13 +29,8 @@ TRUT_GATINE = Variant(
     engine=GatineGame,
     unit="longs",
     options=(
-        OptionSpec("players", ("4", "2"), "4", "4 in two teams of two, or 2"),
-        OptionSpec("dealer_leads", ("off", "on"), "off", "the dealer leads the first trick (seed 001)"),
-        OptionSpec(
-            "tie_lead",
-            ("maker", "first"),
-            "maker",
-            "after a tied trick the player who made the tie leads (seed 003), or who played the first equal card",
-        ),
+        TWO_TEAMS,
+        DEALER_LEADS,
+        TIE_LEAD,
     ),
 )
