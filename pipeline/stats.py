@@ -295,7 +295,7 @@ def compute(
         try:
             create_staging(con, folders)
             frame = con.sql(statistic.sql(), params=values or None).pl()
-        except (duckdb.IOException, duckdb.InvalidInputException) as exc:
+        except duckdb.Error as exc:  # a file that changed or broke after the checks, or any other read error
             first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             where = ", ".join(str(f) for f in folders)
             raise store.DatasetError(f"cannot read dataset {where}: {first_line}") from exc

@@ -36,17 +36,18 @@ _INT64 = {
     "sides", "score_team2", "match_no", "match_winner_team", "points_team2", "score_before_team2", "redeals",
     *(f"{k}_team{i}" for k in ("petits", "longs", "petits_after", "longs_after") for i in range(3)),
     "trut_seat", "envit_stake", "envit_winner", "envit_points", "cames_after_team0", "cames_after_team1",
-    "envit_value",
+    "envit_value", "to_play",
 }  # fmt: skip
 
 ENVIT_CALLS = ("envit", "torne", "falta", "envit-falta")
 
 
 def load(data: Path | Sequence[Path]) -> Tables:
-    """The four tables of one or several dataset folders, with a ``dataset`` column (the folder)."""
+    """The four tables of one or several dataset folders, with a ``dataset`` column (the folder). A folder of
+    runs (subfolders with a manifest) stands for each of its runs, as in ``stats.compute``."""
     items = [Path(data)] if isinstance(data, str | os.PathLike) else [Path(d) for d in data]
     folders: list[Path] = []
-    for item in items:
+    for item in store.expand_datasets(items):
         if item.resolve() not in folders:
             folders.append(item.resolve())
     tables: Tables = {}
@@ -528,9 +529,7 @@ def envit(t: Tables, bluff_below: float = 20.0) -> pl.DataFrame:
 
 
 def trut(t: Tables) -> pl.DataFrame:
-    hands = _hands(t).filter(pl.col("petits_team0").is_not_null()).join(
-        t["games"].select("dataset", "game_id", "options"), on=["dataset", "game_id"], how="inner"
-    )
+    hands = _hands(t).filter(pl.col("petits_team0").is_not_null())
     events = t["events"].join(hands.select(*HAND, *GROUP), on=HAND, how="inner")
     truts = events.filter(pl.col("verb") == "trut")
     no_level = pl.lit(None, pl.String)
@@ -548,51 +547,24 @@ def trut(t: Tables) -> pl.DataFrame:
                  count(pl.col("verb") == "fold"), by=["position"])
     )  # fmt: skip
 
+    # the seat to play is the trut row's to_play; out of turn, whether the truter had played in the trick
     plays = t["events"].filter(pl.col("kind") == "play").select(
         *HAND, "trick_no", pl.col("seq").alias("play_seq"), pl.col("seat").alias("play_seat")
     )
-    trut_rows = truts.select(*HAND, *GROUP, "seq", "seat", "trick_no").join(
-        hands.select(*HAND, "eldest", "dealer", "options"), on=HAND, how="inner"
+    trut_rows = truts.select(*HAND, *GROUP, "seq", "seat", "trick_no", "to_play")
+    played_before = (
+        trut_rows.join(plays, on=[*HAND, "trick_no"], how="inner")
+        .filter((pl.col("play_seq") < pl.col("seq")) & (pl.col("play_seat") == pl.col("seat")))
+        .select(*HAND, "seq")
+        .unique()
+        .with_columns(pl.lit(True).alias("played_before"))
     )
-    around = trut_rows.join(plays, on=[*HAND, "trick_no"], how="inner")
-    before = (
-        around.filter(pl.col("play_seq") < pl.col("seq"))
-        .sort("play_seq")
-        .group_by(*HAND, "seq")
-        .agg(
-            pl.col("play_seat").last().alias("last_seat"),
-            (pl.col("play_seat") == pl.col("seat")).any().alias("played_before"),
-        )
-    )
-    after = (
-        around.filter(pl.col("play_seq") > pl.col("seq"))
-        .sort("play_seq")
-        .group_by(*HAND, "seq")
-        .agg(pl.col("play_seat").first().alias("first_seat_after"))
-    )
-    leader_one = (
-        pl.when(pl.col("options").str.contains("dealer_leads=on", literal=True))
-        .then(pl.col("dealer"))
-        .otherwise(pl.col("eldest"))
-    )
-    judged = (
-        trut_rows.join(before, on=[*HAND, "seq"], how="left")
-        .join(after, on=[*HAND, "seq"], how="left")
-        .with_columns(
-            pl.when(pl.col("trick_no").is_null()).then(pl.lit("call"))
-            .when(pl.col("played_before").fill_null(False)).then(pl.lit("out_after_card"))
-            .when(pl.col("last_seat").is_not_null()).then(
-                pl.when(pl.col("seat") == (pl.col("last_seat") + 1) % pl.col("players"))
-                .then(pl.lit("in_turn")).otherwise(pl.lit("out_before_card"))
-            )
-            .when(pl.col("trick_no") == 1).then(
-                pl.when(pl.col("seat") == leader_one).then(pl.lit("in_turn")).otherwise(pl.lit("out_before_card"))
-            )
-            .when(pl.col("first_seat_after").is_null()).then(pl.lit("unknown"))
-            .when(pl.col("seat") == pl.col("first_seat_after")).then(pl.lit("in_turn"))
-            .otherwise(pl.lit("out_before_card"))
-            .alias("timing")
-        )
+    judged = trut_rows.join(played_before, on=[*HAND, "seq"], how="left").with_columns(
+        pl.when(pl.col("to_play").is_null()).then(pl.lit("call"))
+        .when(pl.col("seat") == pl.col("to_play")).then(pl.lit("in_turn"))
+        .when(pl.col("played_before").fill_null(False)).then(pl.lit("out_after_card"))
+        .otherwise(pl.lit("out_before_card"))
+        .alias("timing")
     )  # fmt: skip
     per_trick = judged.group_by(*GROUP, "trick_no").agg(pl.len().cast(pl.Int64).alias("n"))
     timing = (
@@ -989,18 +961,20 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
 # Random hands of french, trut (2, 3 and 4 players) and valencian games, shaped like their engines'
 # output, to exercise every statistic's variant paths before real datasets of these variants exist:
 #
-# - trut: truts in and out of turn, before and after the truter's card, in every trick and at the
-#   fortial or a trut d'office (trick_no null); answers seat by seat from the eldest (two sides: up to the
-#   first "see"; three sides: both answer, a folder leaves the hand); petits and longs; the fortial (pass
-#   or trut), trut d'office hands (special 'trut_office': an obliged trut, sometimes after la chanson;
-#   'tenir': hold/pass; 'chanson': sing, nosing, ask N, discard, then an obliged trut), as the regional
-#   engines name them; void hands; option dealer_leads.
+# - trut: truts in and out of turn (to_play, the seat whose turn it is), before and after the truter's
+#   card, in every trick and at the fortial or a trut d'office (trick_no and to_play null); answers seat
+#   by seat from the eldest (two sides: up to the first "see"; three sides: both answer, a folder leaves
+#   the hand); petits and longs; the fortial (pass or trut), trut d'office hands (special 'trut_office':
+#   an obliged trut, sometimes after la chanson; 'tenir': hold/pass; 'chanson': sing, nosing, ask N,
+#   discard, then an obliged trut), as the regional engines name them; void hands; option dealer_leads.
 # - valencian: the envit (envit, torne, falta, envit-falta; accepted, folded, raised, never answered),
 #   called on a seat's turn or in answer to a truc; envit answers recorded either as the engine does
 #   (kind 'envit_answer', answers false) or as the brief assumes (kind 'answer', answers true), chosen
 #   per game; the truc ladder up to joc fora; stones, envit points and cames; unknown envit values.
 # - french: redeal requests agreed or refused, raises to any number and to the reste, raises in answer,
 #   plays that accept, void hands.
+# - every family: to_play, the seat whose turn it is to play a card, on every row in trick play (null
+#   before play), as the engines record it.
 # The play is not the variants' real play: only the columns' meanings are kept.
 
 _ENVIT_NEXT = {None: ("envit", "envit-falta"), "envit": ("torne", "falta"), "torne": ("falta",)}
@@ -1035,6 +1009,7 @@ class _FamilyHand:
         self.events: list[tuple[Any, ...]] = []
         self.stake = 1
         self.trick_no: int | None = None
+        self.to_play: int | None = None  # the seat whose turn it is to play a card, once play has begun
         self.all_tied = rng.random() < 1 / 16
 
     def team(self, seat: int) -> int:
@@ -1055,11 +1030,13 @@ class _FamilyHand:
         stake_after: int | None = None,
         trick_no: Any = "current",
     ) -> None:
-        """Record an action; ``trick_no`` defaults to the trick in progress (None: before play)."""
+        """Record an action; ``trick_no`` defaults to the trick in progress (None: before play), and
+        ``to_play`` is the seat to play in trick play, null outside it (as the engines record it)."""
         trick = self.trick_no if trick_no == "current" else trick_no
         self.events.append(
             (self.game_id, self.hand_no, len(self.events), seat, None if seat is None else self.team(seat), verb,
-             arg, kind, answers, could_raise, trick, self.stake, self.stake if stake_after is None else stake_after)
+             arg, kind, answers, could_raise, trick, self.stake, self.stake if stake_after is None else stake_after,
+             None if trick is None else self.to_play)
         )  # fmt: skip
 
     def trick_result(self, playing: Sequence[int]) -> int:
@@ -1135,6 +1112,7 @@ class _TrutHand(_FamilyHand):
             for seat in self.order_from(leader):
                 if seat in folded and self.sides == 3:
                     continue
+                self.to_play = seat
                 if truter is None and special is None and rng.random() < 0.12:
                     candidates = [s for s in range(n) if not (self.sides == 3 and s in folded)]
                     truter = seat if rng.random() < 0.5 else rng.choice(candidates)
@@ -1230,6 +1208,7 @@ class _ValencianHand(_FamilyHand):
         while self.folded_by is None and not self.cut and not (tricks and self.hand_over(tricks)):
             self.trick_no = len(tricks) + 1
             for seat in self.order_from(leader):
+                self.to_play = seat
                 if seat not in first_card and not self.envit_done and rng.random() < 0.25:
                     self.call_envit(seat)
                 if self.cut:
@@ -1359,6 +1338,7 @@ class _FrenchHand(_FamilyHand):
         while self.folded_by is None and not self.cut and not (tricks and self.hand_over(tricks)):
             self.trick_no = len(tricks) + 1
             for seat in self.order_from(leader):
+                self.to_play = seat
                 answering_play = False
                 if self.last_raiser != self.team(seat) and self.stake < 12 and rng.random() < 0.2:
                     answering_play = self.raise_to(seat)

@@ -253,8 +253,19 @@ def check_dataset(root: Path) -> None:
         raise DatasetError(f"{root} does not exist or is not a folder")
     read_manifest(root)
     for name in TABLES:
-        if not any((root / name).glob("*.parquet")):
+        parts = sorted((root / name).glob("*.parquet"))
+        if not parts:
             raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
+        try:
+            columns = set(pq.read_schema(parts[0]).names)
+        except (OSError, pa.ArrowException) as exc:
+            raise DatasetError(f"{parts[0]} is not a readable Parquet file: {exc}") from exc
+        missing = [c for c in SCHEMAS[name].names if c not in columns]
+        if missing:
+            raise DatasetError(
+                f"{parts[0]} lacks the column(s) {', '.join(missing)}: it was written by an older Truc Lab; "
+                "simulate or import it again"
+            )
 
 
 def expand_datasets(paths: Sequence[Path]) -> list[Path]:

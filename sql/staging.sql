@@ -146,7 +146,8 @@ select
     could_raise::boolean as could_raise,
     trick_no::bigint as trick_no,
     stake_before::bigint as stake_before,
-    stake_after::bigint as stake_after
+    stake_after::bigint as stake_after,
+    to_play::bigint as to_play
 from read_parquet(getvariable('events_files'), filename = true);
 
 create or replace macro wilson_low(k, n) as

@@ -11,17 +11,14 @@
 --   measure 'fold_by_position' level = k ('1', '2', '3': the k-th answer to a trut), trick_no NULL.
 --                              n = k-th answers; count = those that are folds.
 --   measure 'timing'           level = when the trut was made, trick_no = the trick in progress (NULL
---                              for 'call'). n = truts with that trick_no; count = those with that level:
---       'call'             made in a call before play (trick_no NULL: the fortial, a trut d'office);
---       'out_after_card'   the truter had already played his card in the trick in progress;
---       'in_turn'          the truter was the seat to play;
---       'out_before_card'  another seat was to play and the truter had not played in the trick yet;
---       'unknown'          the seat to play cannot be told from the record (below).
---     The seat to play: the seat after the last card played in the trick before the trut (seat + 1
---     modulo players); with no card played yet in the trick, the trick's leader: in trick 1 the eldest
---     (the dealer when the game's options hold dealer_leads=on), in tricks 2 and 3 the seat of the
---     first card played in that trick after the trut, 'unknown' when none was (in 3-player games, if
---     that leader folded and left the hand, the seat that played in its place).
+--                              for 'call'). n = truts with that trick_no; count = those with that level.
+--                              The seat to play is the trut row's to_play (recorded by the engine; null
+--                              outside trick play, exactly when trick_no is null):
+--       'call'             to_play is null: made in a call before play (the fortial, a trut d'office);
+--       'in_turn'          the truter was the seat to play (seat = to_play);
+--       'out_after_card'   another seat was to play and the truter had already played his card in the
+--                          trick (a play row of his with the same trick_no and a lower seq);
+--       'out_before_card'  another seat was to play and the truter had not played in the trick yet.
 --   measure = the hand's special (every value of hands.special: 'fortial', 'fortial_both',
 --                              'trut_office', and those of the regional variants, e.g. 'chanson',
 --                              'chanter', 'tenir', 'sec'): hands with that special; level, trick_no NULL:
@@ -54,7 +51,7 @@
 with
 
 games as (
-    select dataset, game_id, variant, players, options
+    select dataset, game_id, variant, players
     from stg_games
 ),
 
@@ -65,9 +62,6 @@ trut_hands as (
         hands.hand_no,
         games.variant,
         games.players,
-        games.options,
-        hands.eldest,
-        hands.dealer,
         hands.special,
         hands.ended_by,
         hands.winner_team,
@@ -152,53 +146,23 @@ plays as (
     where kind = 'play'
 ),
 
-trut_turns as (
+judged_truts as (
     select
         truts.variant,
         truts.players,
         truts.trick_no,
-        truts.seat,
-        trut_hands.options like '%dealer_leads=on%' as dealer_leads,
-        trut_hands.eldest,
-        trut_hands.dealer,
-        (
-            select arg_max(plays.seat, plays.seq) from plays
-            where plays.dataset = truts.dataset and plays.game_id = truts.game_id
-                and plays.hand_no = truts.hand_no and plays.trick_no = truts.trick_no and plays.seq < truts.seq
-        ) as last_seat_before,
-        (
-            select count(*) from plays
-            where plays.dataset = truts.dataset and plays.game_id = truts.game_id
-                and plays.hand_no = truts.hand_no and plays.trick_no = truts.trick_no and plays.seq < truts.seq
-                and plays.seat = truts.seat
-        ) > 0 as played_before,
-        (
-            select arg_min(plays.seat, plays.seq) from plays
-            where plays.dataset = truts.dataset and plays.game_id = truts.game_id
-                and plays.hand_no = truts.hand_no and plays.trick_no = truts.trick_no and plays.seq > truts.seq
-        ) as first_seat_after
-    from truts
-    inner join trut_hands using (dataset, game_id, hand_no)
-),
-
-judged_truts as (
-    select
-        variant,
-        players,
-        trick_no,
         case
-            when trick_no is null then 'call'
-            when played_before then 'out_after_card'
-            when last_seat_before is not null then
-                case when seat = (last_seat_before + 1) % players then 'in_turn' else 'out_before_card' end
-            when trick_no = 1 then
-                case when seat = (case when dealer_leads then dealer else eldest end) then 'in_turn'
-                    else 'out_before_card' end
-            when first_seat_after is null then 'unknown'
-            when seat = first_seat_after then 'in_turn'
+            when truts.to_play is null then 'call'
+            when truts.seat = truts.to_play then 'in_turn'
+            when exists (
+                select 1 from plays
+                where plays.dataset = truts.dataset and plays.game_id = truts.game_id
+                    and plays.hand_no = truts.hand_no and plays.trick_no = truts.trick_no
+                    and plays.seq < truts.seq and plays.seat = truts.seat
+            ) then 'out_after_card'
             else 'out_before_card'
         end as timing
-    from trut_turns
+    from truts
 ),
 
 timing as (

@@ -28,3 +28,20 @@ def sim_dataset_2p(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("sim") / "catalan2"
     simulate(SimulationSpec("catalan", 300, 12, {"players": "2"}, "threshold", {1: "random"}), out)
     return out
+
+
+ALL_VARIANTS_GAMES = 30
+
+
+@pytest.fixture(scope="session")
+def sim_all_variants(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of runs: 30 games of every variant and player count (``pipeline.variants.VARIANTS``), the
+    threshold bot against one random seat, each run in its own subfolder ``{variant}-{players}p``."""
+    from pipeline.variants import VARIANTS
+
+    folder = tmp_path_factory.mktemp("sim_all_variants")
+    for name, variant in VARIANTS.items():
+        for players in variant.players:
+            spec = SimulationSpec(name, ALL_VARIANTS_GAMES, 13, {"players": str(players)}, "threshold", {1: "random"})
+            simulate(spec, folder / f"{name}-{players}p")
+    return folder

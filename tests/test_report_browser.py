@@ -23,6 +23,7 @@ import pytest
 from pipeline import store
 from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS
 from pipeline.report.page import ReportResult, build_report, render_page
+from pipeline.variants import VARIANTS
 from tests.report_samples import multi_variant_frames, sample_frames
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -309,3 +310,28 @@ def test_the_browser_check_sees_errors_and_fetches(sample_report: ReportResult, 
     assert any("boom" in p for p in problems)
     assert any("Content Security Policy" in p and "example.invalid" in p for p in problems)
     assert all(c["rendered"] == "true" for c in charts)
+
+
+@pytest.mark.browser
+def test_report_of_every_simulated_variant_renders_and_compares_them_all(
+    sim_all_variants: Path, tmp_path: Path
+) -> None:
+    """The whole chain on real data of every variant and player count: each run a subfolder of one folder."""
+    messages: list[str] = []
+    report = build_report([sim_all_variants], tmp_path / "report", progress=messages.append)
+    assert any(m.startswith("computing") for m in messages)
+    # every statistic has rows, the variant ones included, so every chart is drawn
+    assert list(report.png) == list(ALL_STATISTICS)
+    page = report.html.read_text("utf-8")
+    listed = ", ".join(f"{name} ({', '.join(map(str, VARIANTS[name].players))} players)" for name in sorted(VARIANTS))
+    assert f"Variants: {listed}." in page
+    # the comparison table: one row per variant and player count, in order
+    section = page.split('<section id="stat-variant_comparison">', 1)[1].split("</section>", 1)[0]
+    table = section.split('<div class="table-wrap comparison">', 1)[1].split("</table>", 1)[0]
+    body = table.split("<tbody>", 1)[1]
+    settings = re.findall(r'<tr><td>([a-z-]+)</td><td class="num">(\d+)</td>', body)
+    assert settings == [(name, str(players)) for name in sorted(VARIANTS) for players in VARIANTS[name].players]
+    assert body.count("<tr>") == len(settings)
+    for name in ("envit", "trut", "french"):
+        assert f'<section id="stat-{name}">' in page
+    _check_rendered(report)

@@ -122,3 +122,18 @@ def test_a_folder_of_runs_stands_for_each_run(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(DatasetError, match="no manifest.json in it or in its subfolders"):
         expand_datasets([tmp_path / "empty"])
+
+
+def test_a_dataset_missing_columns_or_with_a_corrupt_file_is_named(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from pipeline.stats import compute
+
+    simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), tmp_path / "d")
+    part = next((tmp_path / "d" / "events").glob("*.parquet"))
+    pq.write_table(pq.read_table(part).drop_columns(["to_play"]), part)
+    with pytest.raises(DatasetError, match=r"lacks the column\(s\) to_play: it was written by an older Truc Lab"):
+        compute("tie_frequency", tmp_path / "d")
+    part.write_bytes(b"not parquet")
+    with pytest.raises(DatasetError, match="is not a readable Parquet file"):
+        compute("tie_frequency", tmp_path / "d")

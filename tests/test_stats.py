@@ -103,6 +103,7 @@ class Dataset:
         stake_before: int = 1,
         stake_after: int | None = None,
         arg: str | None = None,
+        to_play: int | None = None,
     ) -> None:
         seq = self.seq.get((game_id, hand_no), 0)
         self.seq[(game_id, hand_no)] = seq + 1
@@ -110,7 +111,7 @@ class Dataset:
         after = stake_before if stake_after is None else stake_after
         self.batches["events"].append(
             (game_id, hand_no, seq, seat, team, verb, arg, kind, answers, could_raise, trick_no,
-             stake_before, after)
+             stake_before, after, to_play)
         )  # fmt: skip
 
     def raise_to(self, game_id: int, hand_no: int, seat: int, stake: int, *, answers: bool = False) -> None:
@@ -627,6 +628,11 @@ def test_invariants_on_random_variant_datasets(seed: int, games: int) -> None:
         data = write_synthetic_variants(Path(tmp) / "data", seed=seed, games=games)
         check_invariants(data)
         check_variant_invariants(data)
+        # to_play as the engines record it: set exactly in trick play, and a card is played by the seat to play
+        events = pl.read_parquet(store.table_glob(data, "events"))
+        assert (events["to_play"].is_null() == events["trick_no"].is_null()).all()
+        plays = events.filter(kind="play")
+        assert (plays["seat"] == plays["to_play"]).all()
 
 
 # --- parameters and errors ------------------------------------------------------------------------------
@@ -712,7 +718,7 @@ def test_missing_or_incomplete_dataset(tmp_path: Path) -> None:
 def test_unreadable_parquet_is_a_dataset_error(tmp_path: Path) -> None:
     data = mano_dataset(tmp_path / "data")
     (data / "hands" / "part-00000.parquet").write_bytes(b"not parquet")
-    with pytest.raises(store.DatasetError, match="cannot read dataset"):
+    with pytest.raises(store.DatasetError, match=r"hands/part-00000.parquet is not a readable Parquet file"):
         stats.compute("mano_advantage", data)
 
 
@@ -793,6 +799,9 @@ def check_variant_invariants(data: Path) -> None:
         pl.col("n").first(), pl.col("n").n_unique().alias("distinct"), pl.col("count").sum()
     )
     assert (timing["distinct"] == 1).all() and (timing["n"] == timing["count"]).all()
+    levels = trut.filter(measure="timing")
+    assert set(levels["level"]) <= {"call", "in_turn", "out_after_card", "out_before_card"}
+    assert ((levels["level"] == "call") == levels["trick_no"].is_null()).all()
     truts = trut.filter(measure="trut")["count"].sum()
     assert truts == trut.filter(measure="timing")["count"].sum()
     for special in ("fortial", "trut_office"):
@@ -922,49 +931,56 @@ def test_trut_answers_seat_by_seat(tmp_path: Path) -> None:
 def test_trut(tmp_path: Path) -> None:
     d = Dataset()
     d.game(0, variant="trut", options="dealer_leads=off players=2")
-    d.game(1, variant="trut", options="dealer_leads=on players=2")
+    d.game(1, variant="trut", options="dealer_leads=off players=2")
     hand_no = 0
 
-    def hand(eldest: int, *actions: tuple[int | None, str, str], game: int = 0, winner: int | None = 0,
+    def hand(eldest: int, *actions: tuple[int | None, str, str, int | None], game: int = 0, winner: int | None = 0,
              ended_by: str = "tricks", **extra: Any) -> None:  # fmt: skip
-        """Events (seat, verb, trick) in order: trick '-' is before play (NULL), arg after a space."""
+        """Events (seat, verb, trick, to_play) in order: trick '-' is before play (NULL), arg after a space."""
         nonlocal hand_no
         hand_no = hand_no + 1 if game == 0 else 1
-        for seat, verb, trick in actions:
+        for seat, verb, trick, to_play in actions:
             word, _, arg = verb.partition(" ")
             kind = {"trut": "raise", "play": "play", "accept": "answer", "fold": "answer"}.get(word, "choice")
             d.event(game, hand_no, seat, word, kind, answers=kind == "answer", arg=arg or None,
-                    trick_no=None if trick == "-" else int(trick))  # fmt: skip
+                    trick_no=None if trick == "-" else int(trick), to_play=to_play)  # fmt: skip
         d.hand(game, hand_no, winner=winner, eldest=eldest, ended_by=ended_by, petits_team0=0, **extra)
 
-    # h1: the eldest (1) truts before the first card: in turn; s0 folds
-    hand(1, (1, "trut", "1"), (0, "fold", "1"), winner=1, ended_by="fold")
-    # h2: s1 truts after playing his card: out of turn, after his card
-    hand(1, (1, "play", "1"), (1, "trut", "1"), (0, "accept", "1"), (0, "play", "1"))
-    # h3: s0 truts before the eldest (1) has led: out of turn, before his card
-    hand(1, (0, "trut", "1"), (1, "accept", "1"), (1, "play", "1"))
-    # h4: trick 2, nobody has played yet and the hand ends at the fold: the leader is unknown
-    hand(0, (0, "play", "1"), (1, "play", "1"), (1, "trut", "2"), (0, "fold", "2"), winner=1, ended_by="fold")
-    # h5: trick 2, s0 truts before s1 leads the trick (s1 plays first after the trut): out of turn
-    hand(0, (0, "play", "1"), (1, "play", "1"), (0, "trut", "2"), (1, "accept", "2"), (1, "play", "2"))
+    # The timing reads the trut row's to_play alone: nothing is inferred from the eldest, the dealer or
+    # the cards played after the trut.
+    # h1: the eldest (1), to play, truts before the first card: in turn; s0 folds
+    hand(1, (1, "trut", "1", 1), (0, "fold", "1", 1), winner=1, ended_by="fold")
+    # h2: s1 truts after playing his card (s0 to play): out of turn, after his card
+    hand(1, (1, "play", "1", 1), (1, "trut", "1", 0), (0, "accept", "1", 0), (0, "play", "1", 0))
+    # h3: s0 truts before the eldest (1) has led: out of turn, before his card (his card comes after)
+    hand(1, (0, "trut", "1", 1), (1, "accept", "1", 1), (1, "play", "1", 1), (0, "play", "1", 0))
+    # h4: trick 2, nobody has played in it yet, s0 (who won trick 1) is to lead, s1 truts and s0 folds:
+    # out of turn, before his card (s1's card of trick 1 does not count)
+    hand(0, (0, "play", "1", 0), (1, "play", "1", 1), (1, "trut", "2", 0), (0, "fold", "2", 0), winner=1,
+         ended_by="fold")  # fmt: skip
+    # h5: trick 2, s0 truts before s1 leads the trick: out of turn
+    hand(0, (0, "play", "1", 0), (1, "play", "1", 1), (0, "trut", "2", 1), (1, "accept", "2", 1),
+         (1, "play", "2", 1))  # fmt: skip
     # h6: trick 2, s1 has led and s0, to play, truts: in turn
-    hand(0, (0, "play", "1"), (1, "play", "1"), (1, "play", "2"), (0, "trut", "2"), (1, "accept", "2"))
-    # h7: the fortial; side 1 truts before play (a call), s0 sees, side 1 wins
-    hand(1, (1, "trut", "-"), (0, "accept", "-"), winner=1, special="fortial")
+    hand(0, (0, "play", "1", 0), (1, "play", "1", 1), (1, "play", "2", 1), (0, "trut", "2", 0),
+         (1, "accept", "2", 0))  # fmt: skip
+    # h7: the fortial; side 1 truts before play (a call: no seat to play), s0 sees, side 1 wins
+    hand(1, (1, "trut", "-", None), (0, "accept", "-", None), winner=1, special="fortial")
     # h8: the fortial; side 0 passes: the others take a petit, no play
-    hand(1, (0, "pass", "-"), winner=None, ended_by="pass", special="fortial", void=False)
+    hand(1, (0, "pass", "-", None), winner=None, ended_by="pass", special="fortial", void=False)
     # h9: trut d'office à tenir: side 1 holds and loses
-    hand(1, (1, "hold", "-"), winner=0, special="trut_office", void=False)
+    hand(1, (1, "hold", "-", None), winner=0, special="trut_office", void=False)
     # h10: trut d'office after la chanson (one sings, one does not), all tricks tied: void, nobody decided
-    hand(1, (1, "sing", "-"), (0, "nosing", "-"), (1, "ask 2", "-"), (1, "ask 1", "-"), winner=None,
-         special="trut_office", void=True)  # fmt: skip
+    hand(1, (1, "sing", "-", None), (0, "nosing", "-", None), (1, "ask 2", "-", None), (1, "ask 1", "-", None),
+         winner=None, special="trut_office", void=True)  # fmt: skip
     # h11: trut d'office: both sing, s0 asks 2 cards, then side 1 does not hold: no play
-    hand(1, (0, "sing", "-"), (1, "sing", "-"), (0, "ask 2", "-"), (1, "pass", "-"), winner=None, ended_by="pass",
-         special="trut_office", void=False)  # fmt: skip
+    hand(1, (0, "sing", "-", None), (1, "sing", "-", None), (0, "ask 2", "-", None), (1, "pass", "-", None),
+         winner=None, ended_by="pass", special="trut_office", void=False)  # fmt: skip
     # h12: à tenir as the gatine engine marks it (special 'tenir'): side 1 holds and wins
-    hand(1, (1, "hold", "-"), winner=1, special="tenir", void=False)
-    # game 1 (dealer leads): s0, the dealer, truts before the first card of trick 1: in turn
-    hand(1, (0, "trut", "1"), (1, "accept", "1"), game=1)
+    hand(1, (1, "hold", "-", None), winner=1, special="tenir", void=False)
+    # game 1: h4's cards, but s0, to lead trick 2, truts himself and s1 folds: in turn
+    hand(1, (0, "play", "1", 0), (1, "play", "1", 1), (0, "trut", "2", 0), (1, "fold", "2", 0), game=1,
+         ended_by="fold")  # fmt: skip
     # a catalan game: no trut rows
     d.game(2)
     d.hand(2, 1, winner=0, points=(1, 0))
@@ -974,8 +990,8 @@ def test_trut(tmp_path: Path) -> None:
     assert got == [
         ("chanson_cards", "1", None, 3, 1),
         ("chanson_cards", "2", None, 3, 2),
-        # answers to truts, all first answers: h1 fold, h2 accept, h3 accept, h4 fold, h5 h6 h7 h12 accept
-        ("fold_by_position", "1", None, 8, 2),
+        # answers to truts, all first answers: h1 fold, h2 h3 accept, h4 fold, h5 h6 h7 accept, game 1 fold
+        ("fold_by_position", "1", None, 8, 3),
         ("fortial", "decider_won", None, 2, 1),
         ("fortial", "folded", None, 2, 0),
         ("fortial", "passed", None, 2, 1),
@@ -991,13 +1007,15 @@ def test_trut(tmp_path: Path) -> None:
         ("tenir", "passed", None, 1, 0),
         ("tenir", "truted", None, 1, 1),
         ("tenir", "void", None, 1, 0),
+        # h7
         ("timing", "call", None, 1, 1),
-        ("timing", "in_turn", 1, 4, 2),
-        ("timing", "in_turn", 2, 3, 1),
-        ("timing", "out_after_card", 1, 4, 1),
-        ("timing", "out_before_card", 1, 4, 1),
-        ("timing", "out_before_card", 2, 3, 1),
-        ("timing", "unknown", 2, 3, 1),
+        # trick 1: h1 in turn, h2 after his card, h3 before his card
+        ("timing", "in_turn", 1, 3, 1),
+        # trick 2: h6 and game 1 in turn, h4 and h5 before their card
+        ("timing", "in_turn", 2, 4, 2),
+        ("timing", "out_after_card", 1, 3, 1),
+        ("timing", "out_before_card", 1, 3, 1),
+        ("timing", "out_before_card", 2, 4, 2),
         # hands with a trut: h1-h7 and game 1's, of 13
         ("trut", None, None, 13, 8),
         # h10 has no deciding side (nobody truted, passed or held): out of this level's sample
@@ -1007,7 +1025,7 @@ def test_trut(tmp_path: Path) -> None:
         ("trut_office", "truted", None, 3, 1),
         ("trut_office", "void", None, 3, 1),
     ]
-    timing = next(r for r in result if r["level"] == "in_turn" and r["trick_no"] == 1)
+    timing = next(r for r in result if r["level"] == "in_turn" and r["trick_no"] == 2)
     assert timing["rate"] == 0.5
     assert (timing["ci_low"], timing["ci_high"]) == (approx(wilson_bounds(2, 4)[0]), approx(wilson_bounds(2, 4)[1]))
 

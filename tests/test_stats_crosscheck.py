@@ -3,10 +3,12 @@
 Run on ``synthetic_dataset``, random hands shaped like the simulator's output (made by
 ``stats_check.write_synthetic``: raises, answers, folds, ties, void hands, unknown strengths),
 ``synthetic_variants_dataset`` (``stats_check.write_synthetic_variants``: trut with 2, 3 and 4 players,
-valencian with the envit, french with redeals and the reste), and ``sim_dataset`` and ``sim_dataset_2p``,
-real simulated datasets from ``tests/conftest.py`` (a test is skipped while its fixture is not defined).
-The variant statistics (envit, trut, french) must return rows on the variants dataset and none on the
-catalan ones.
+valencian with the envit, french with redeals and the reste), ``sim_dataset`` and ``sim_dataset_2p``,
+real simulated catalan datasets, and ``sim_all_variants``, a folder with a short simulated run of every
+variant and player count, all from ``tests/conftest.py`` (a test is skipped while its fixture is not
+defined). The variant statistics (envit, trut, french) must return rows only for their own family: none on
+the catalan datasets, some on the variants dataset, and on ``sim_all_variants`` exactly one group per
+variant and player count of the family, as every other statistic has one per run.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ from polars.testing import assert_frame_equal
 
 from pipeline import stats, stats_check
 from pipeline.stats_check import write_synthetic, write_synthetic_variants
+from pipeline.variants import VARIANTS
 
-DATASETS = ["synthetic_dataset", "synthetic_variants_dataset", "sim_dataset", "sim_dataset_2p"]
-VARIANT_ONLY = {"envit", "trut", "french"}
+DATASETS = ["synthetic_dataset", "synthetic_variants_dataset", "sim_dataset", "sim_dataset_2p", "sim_all_variants"]
+FAMILIES = {"envit": ("valencian",), "trut": ("trut", "trut-gatinaise", "trut-gatine"), "french": ("french",)}
+"""The variants whose rows each variant statistic may return."""
+VARIANT_ONLY = set(FAMILIES)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +61,14 @@ def _assert_same(name: str, data: Path | list[Path], params: dict[str, str] | No
 def test_sql_matches_polars(request: pytest.FixtureRequest, fixture: str, name: str) -> None:
     data = _dataset(request, fixture)
     got = _assert_same(name, data)
-    if name in VARIANT_ONLY and fixture != "synthetic_variants_dataset":
+    if name in VARIANT_ONLY:
+        assert set(got["variant"]) <= set(FAMILIES[name])
+    if fixture == "sim_all_variants":
+        # every run of the folder is read: one group per variant and player count (of the family)
+        variants = FAMILIES.get(name, tuple(VARIANTS))
+        shapes = {(variant, players) for variant in variants for players in VARIANTS[variant].players}
+        assert set(got.select("variant", "players").iter_rows()) == shapes
+    elif name in VARIANT_ONLY and fixture != "synthetic_variants_dataset":
         assert got.height == 0
     else:
         assert got.height > 0
