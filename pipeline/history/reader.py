@@ -600,7 +600,8 @@ class ReplayVisitor(Visitor):
                 raise self._error(line, f"'{line.verb}' needs the card played, not {UNKNOWN_TEXT}")
             return self._card(deck, line.args[0], line)
         if kind == "int" or (kind == "int|reste" and line.args[0].lower() != "reste"):
-            return self._ints(line, line.args, f"'{line.verb}' takes a number")[0]
+            expected = "a number or 'reste'" if kind == "int|reste" else "a number"
+            return self._ints(line, line.args, f"'{line.verb}' takes {expected}")[0]
         if kind == "cards":
             return " ".join(deck.text(self._card(deck, text, line)) for text in line.args)
         return line.args[0].lower()
