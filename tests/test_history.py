@@ -2,9 +2,10 @@
 
 Data under ``tests/data/``:
 
-- ``valid/``: hand-written games illustrating the rules of seed 000 "Truc en Catalogne" (each file cites
-  its section), plus a tolerant file (BOM, CRLF, comments, odd case, ``??``), and the regional Trut
-  variants' files (``trut_gatinaise_*``: seed 001, ``trut_gatine_*``: seed 003; deals inside a hand);
+- ``valid/``: hand-written games illustrating the rules of every variant, each file citing its seed and
+  section: Catalan Truc (seed 000), ``french_*`` (seeds 002 and 000), ``trut_base_*`` (seeds 003 and
+  001), ``trut_gatinaise_*`` (seed 001), ``trut_gatine_*`` (seed 003), ``valencian_*`` (seed 004); plus
+  a tolerant file (BOM, CRLF, comments, odd case, ``??``);
 - ``canonical/``: files in the writer's exact form (import each valid file and three small simulations,
   then export): ``export(import(x))`` must give the same bytes;
 - ``malformed/``: one broken game per file, each with a ``.expected`` file (``line:`` and ``error:``, a
