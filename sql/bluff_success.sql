@@ -5,13 +5,13 @@
 -- Population: events rows with kind = 'raise' whose raising seat has a known strength_pct (seats
 -- joined on dataset, game_id, hand_no, seat). Raises by seats of unknown strength are left out
 -- entirely. A bluff is such a raise with strength_pct < $threshold. The answers to a raise are the
--- rows of int_raise_answers (answers = true, envit rows left out) that face it: each answer faces the
--- latest raise of the same hand before it (lower seq), so a raise made in answer answers the raise
+-- rows of int_answers_to_raises (answers = true, envit rows left out) that face it: each answer faces
+-- the latest raise of the same hand before it (lower seq), so a raise made in answer answers the raise
 -- before it. Usually one answer; in the trut family the opponents answer one by one (one "see" is
--- enough). A raise is folded when it has answers and every one is a fold, called when one of them is
--- not a fold; a raise without answers (a record that stops early) is neither. Void hands stay in: a
--- called bluff in a void hand counts as called but not as won. With 3 sides the other sides' points
--- are their mean per side.
+-- enough). A raise is folded when it has answers and every one is a fold (all_folded of
+-- int_raise_outcomes), called when one of them is not a fold; a raise without answers (a record that
+-- stops early) is neither. Void hands stay in: a called bluff in a void hand counts as called but not
+-- as won. With 3 sides the other sides' points are their mean per side.
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -55,45 +55,12 @@ raises as (
     where events.kind = 'raise' and seats.strength_pct is not null
 ),
 
-all_raises as (
-    select dataset, game_id, hand_no, seq
-    from stg_events
-    where kind = 'raise'
-),
-
--- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
-answers_to_raises as (
-    select
-        answers.dataset,
-        answers.game_id,
-        answers.hand_no,
-        all_raises.seq as raise_seq,
-        answers.verb
-    from int_raise_answers as answers
-    asof inner join all_raises
-        on answers.dataset = all_raises.dataset
-        and answers.game_id = all_raises.game_id
-        and answers.hand_no = all_raises.hand_no
-        and all_raises.seq < answers.seq
-),
-
-raise_outcomes as (
-    select
-        dataset,
-        game_id,
-        hand_no,
-        raise_seq as seq,
-        bool_and(verb = 'fold') as all_folded
-    from answers_to_raises
-    group by dataset, game_id, hand_no, raise_seq
-),
-
 answered_raises as (
     select
         raises.*,
         raise_outcomes.all_folded
     from raises
-    left join raise_outcomes using (dataset, game_id, hand_no, seq)
+    left join int_raise_outcomes as raise_outcomes using (dataset, game_id, hand_no, seq)
 ),
 
 judged_raises as (

@@ -5,8 +5,8 @@
 -- combinations that occur.
 -- Population: hands with redeals not null (the french column; every other variant leaves it null and
 -- gets no rows). A raise is an events row with verb 'raise' (kind 'raise'), its arg the number raised
--- to or 'reste'. Its answers are the rows of int_raise_answers facing it (the latest raise before them
--- in the hand); a raise made in answer answers the raise before it.
+-- to or 'reste'. Its answers are the rows of int_answers_to_raises facing it (the latest raise before
+-- them in the hand), summed up in int_raise_outcomes; a raise made in answer answers the raise before it.
 --
 --   measure 'redeal'           n = hands; count = hands with redeals > 0 (new cards dealt at least once).
 --   measure 'redeal_refused'   n = requests for new cards (verb 'redeal'); count = refusals (verb
@@ -121,31 +121,6 @@ raise_sizes as (
     qualify row_number() over (partition by variant, players, size) = 1
 ),
 
-all_raises as (
-    select dataset, game_id, hand_no, seq
-    from stg_events
-    where kind = 'raise'
-),
-
--- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
-raise_outcomes as (
-    select
-        answers.dataset,
-        answers.game_id,
-        answers.hand_no,
-        all_raises.seq,
-        bool_and(answers.verb = 'fold') as all_folded,
-        bool_or(answers.verb = 'accept' or answers.kind = 'play') as accepted,
-        bool_or(answers.kind = 'raise') as raised
-    from int_raise_answers as answers
-    asof inner join all_raises
-        on answers.dataset = all_raises.dataset
-        and answers.game_id = all_raises.game_id
-        and answers.hand_no = all_raises.hand_no
-        and all_raises.seq < answers.seq
-    group by answers.dataset, answers.game_id, answers.hand_no, all_raises.seq
-),
-
 restes as (
     select
         raises.variant,
@@ -156,7 +131,7 @@ restes as (
         coalesce(not raise_outcomes.all_folded, false) as played_on,
         raises.winner_team = raises.team as raiser_won
     from raises
-    left join raise_outcomes using (dataset, game_id, hand_no, seq)
+    left join int_raise_outcomes as raise_outcomes using (dataset, game_id, hand_no, seq)
     where raises.is_reste
 ),
 

@@ -35,6 +35,18 @@
 --                answers_call is false)
 --   int_raise_answers   the stg_events rows that answer a raise of the raise ladder (truc, raise N, trut):
 --                       answers = true and not an envit-ladder row. Same columns as stg_events.
+--   int_answers_to_raises
+--                       one row per row of int_raise_answers, with the raise it faces: the latest
+--                       kind = 'raise' row of the same hand before it (lower seq). A raise made in answer
+--                       faces the raise before it; in the trut family several seats answer one raise in
+--                       turn, one row each. Answers with no raise before them are left out.
+--       columns: dataset, game_id, hand_no, raise_seq, raise_stake (the seq and stake_after of the raise
+--                faced), seq, seat, team, verb, kind (the answer's)
+--   int_raise_outcomes  one row per raise with at least one answer in int_answers_to_raises (a raise
+--                       without answers, in a record that stops early, has no row).
+--       columns: dataset, game_id, hand_no, seq (the raise's),
+--                all_folded (every answer is a fold), accepted (an answer is an `accept`, or a play that
+--                accepts), raised (an answer is a raise, kind = 'raise'), answers (how many)
 --
 -- Macros
 --   side_points(side, p0, p1, p2)
@@ -233,3 +245,44 @@ select events.*
 from stg_events as events
 anti join int_envit_steps as steps using (dataset, game_id, hand_no, seq)
 where events.answers;
+
+-- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
+create or replace view int_answers_to_raises as
+with
+
+raises as (
+    select dataset, game_id, hand_no, seq, stake_after
+    from stg_events
+    where kind = 'raise'
+)
+
+select
+    answers.dataset,
+    answers.game_id,
+    answers.hand_no,
+    raises.seq as raise_seq,
+    raises.stake_after as raise_stake,
+    answers.seq,
+    answers.seat,
+    answers.team,
+    answers.verb,
+    answers.kind
+from int_raise_answers as answers
+asof inner join raises
+    on answers.dataset = raises.dataset
+    and answers.game_id = raises.game_id
+    and answers.hand_no = raises.hand_no
+    and raises.seq < answers.seq;
+
+create or replace view int_raise_outcomes as
+select
+    dataset,
+    game_id,
+    hand_no,
+    raise_seq as seq,
+    bool_and(verb = 'fold') as all_folded,
+    bool_or(verb = 'accept' or kind = 'play') as accepted,
+    bool_or(kind = 'raise') as raised,
+    count(*) as answers
+from int_answers_to_raises
+group by dataset, game_id, hand_no, raise_seq;

@@ -4,8 +4,8 @@
 -- Grain: one row per (variant, players, measure, level, trick_no); only combinations that occur.
 -- Population: hands with petits_team0 not null (the trut family's column; every other variant leaves
 -- it null and gets no rows). A trut is an events row with verb 'trut' (kind 'raise'). Its answers are
--- the rows of int_raise_answers facing it (the latest raise before them in the hand), in seq order: the
--- opponents answer one by one from the eldest, so the k-th answer is the k-th answerer's.
+-- the rows of int_answers_to_raises facing it (the latest raise before them in the hand), in seq order:
+-- the opponents answer one by one from the eldest, so the k-th answer is the k-th answerer's.
 --
 --   measure 'trut'             level NULL, trick_no NULL. n = hands; count = hands with a trut.
 --   measure 'fold_by_position' level = k ('1', '2', '3': the k-th answer to a trut), trick_no NULL.
@@ -99,32 +99,21 @@ trut_rate as (
     group by trut_hands.variant, trut_hands.players
 ),
 
-raise_rows as (
-    select dataset, game_id, hand_no, seq, verb
-    from stg_events
-    where kind = 'raise'
-),
-
--- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
 answers_to_truts as (
     select
         truts.variant,
         truts.players,
         row_number() over (
-            partition by answers.dataset, answers.game_id, answers.hand_no, raise_rows.seq order by answers.seq
+            partition by answers.dataset, answers.game_id, answers.hand_no, answers.raise_seq
+            order by answers.seq
         ) as position,
         answers.verb = 'fold' as folded
-    from int_raise_answers as answers
-    asof inner join raise_rows
-        on answers.dataset = raise_rows.dataset
-        and answers.game_id = raise_rows.game_id
-        and answers.hand_no = raise_rows.hand_no
-        and raise_rows.seq < answers.seq
+    from int_answers_to_raises as answers
     inner join truts
-        on truts.dataset = raise_rows.dataset
-        and truts.game_id = raise_rows.game_id
-        and truts.hand_no = raise_rows.hand_no
-        and truts.seq = raise_rows.seq
+        on truts.dataset = answers.dataset
+        and truts.game_id = answers.game_id
+        and truts.hand_no = answers.hand_no
+        and truts.seq = answers.raise_seq
 ),
 
 fold_by_position as (

@@ -5,8 +5,8 @@
 -- over stakes and tricks:
 --   first trick     first_trick_value: hands with trick 1 won outright (trick1_winner >= 0)
 --   bluffs          bluff_success: raises by seats of known strength_pct, a bluff below $threshold,
---                   folded when every answer facing it (int_raise_answers) is a fold
---   folds           fold_rates: every answer to a raise (int_raise_answers)
+--                   folded when every answer facing it is a fold (int_raise_outcomes)
+--   folds           fold_rates: every answer to a raise (int_answers_to_raises)
 --   eldest          mano_advantage: hands with a winner
 --   ties            tie_frequency: tricks played (trick1..3_winner not null), tied = -1
 --   game length     complete games (complete = true) and their hands
@@ -106,42 +106,15 @@ all_raises as (
     where kind = 'raise'
 ),
 
--- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
-answers_to_raises as (
-    select
-        answers.dataset,
-        answers.game_id,
-        answers.hand_no,
-        all_raises.seq as raise_seq,
-        answers.verb
-    from int_raise_answers as answers
-    asof inner join all_raises
-        on answers.dataset = all_raises.dataset
-        and answers.game_id = all_raises.game_id
-        and answers.hand_no = all_raises.hand_no
-        and all_raises.seq < answers.seq
-),
-
 fold_figures as (
     select
         games.variant,
         games.players,
         count(*) as facing,
-        count(*) filter (where answers_to_raises.verb = 'fold') as folds
-    from answers_to_raises
+        count(*) filter (where answers.verb = 'fold') as folds
+    from int_answers_to_raises as answers
     inner join games using (dataset, game_id)
     group by games.variant, games.players
-),
-
-raise_outcomes as (
-    select
-        dataset,
-        game_id,
-        hand_no,
-        raise_seq as seq,
-        bool_and(verb = 'fold') as all_folded
-    from answers_to_raises
-    group by dataset, game_id, hand_no, raise_seq
 ),
 
 bluff_figures as (
@@ -153,7 +126,7 @@ bluff_figures as (
         count(*) filter (where seats.strength_pct < $threshold and raise_outcomes.all_folded) as bluffs_folded
     from all_raises
     inner join stg_seats as seats using (dataset, game_id, hand_no, seat)
-    left join raise_outcomes using (dataset, game_id, hand_no, seq)
+    left join int_raise_outcomes as raise_outcomes using (dataset, game_id, hand_no, seq)
     inner join games using (dataset, game_id)
     where seats.strength_pct is not null
     group by games.variant, games.players
