@@ -318,15 +318,8 @@ class FrenchGame(Game):
 
     def _fold(self, seat: int) -> Event:
         """The raisers score the stake in force before the raise (seed 000 "Le Truc en France")."""
-        could = self.may_raise(seat)
-        stake = self.stake
-        trick_no = len(self.tricks) + 1
-        event = self._record(Event(seat, FOLD, None, "answer", True, could, trick_no, stake, stake))
+        event = self._refused(seat, self.team_of[self.raiser])
         self.pending = 0
-        winner = self.team_of[self.raiser]
-        points = [0] * self.sides
-        points[winner] = stake
-        self._end_hand(winner, tuple(points), "fold", None)
         return event
 
     # ------------------------------------------------------------------------------------- outcome

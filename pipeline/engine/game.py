@@ -30,7 +30,7 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import DEALT, KNOWN_VERBS, PLAY, Action, Event, RuleError
+from pipeline.engine.actions import DEALT, FOLD, KNOWN_VERBS, PLAY, Action, Event, RuleError
 from pipeline.engine.rules import TIE, Config
 
 
@@ -233,6 +233,17 @@ class Game:
     def proposed_stake(self) -> int:
         """The stake a pending raise proposes, 0 when none."""
         return 0
+
+    def _refused(self, seat: int, raising_side: int) -> Event:
+        """``seat`` folds: the raising side scores the stake in force before the raise and the hand ends
+        (RULES.md "Common model"). Families clear their own pending bet after it."""
+        could = self.may_raise(seat)
+        stake = self.stake
+        event = self._record(Event(seat, FOLD, None, "answer", True, could, len(self.tricks) + 1, stake, stake))
+        points = [0] * self.sides
+        points[raising_side] = stake
+        self._end_hand(raising_side, tuple(points), "fold", None)
+        return event
 
     def _hand_won(self, winner: int | None, tie_rule: str | None) -> None:
         """The tricks decided the hand (``winner`` None for a void hand): score it."""

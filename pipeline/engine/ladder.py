@@ -188,13 +188,8 @@ class LadderGame(Game):
         return self._record(Event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
 
     def _fold(self, seat: int) -> Event:
-        could = self.may_raise(seat)
-        stake = self.stake
-        trick_no = len(self.tricks) + 1
-        event = self._record(Event(seat, FOLD, None, "answer", True, could, trick_no, stake, stake))
+        event = self._refused(seat, self.team_of[self.raiser])
         self.pending = 0
-        winner = self.team_of[self.raiser]
-        self._end_hand(winner, (stake, 0) if winner == 0 else (0, stake), "fold", None)
         return event
 
     # ------------------------------------------------------------------------------- explanations
