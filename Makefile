@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_GAMES ?= 6000
 DEMO_OTHER_GAMES ?= 1000
 
-.PHONY: demo test lint typecheck pytest chromium bench clean
+.PHONY: demo test lint typecheck pytest chromium compile bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Truc Lab needs Python >= 3.11")'
@@ -18,13 +18,17 @@ $(STAMP): pyproject.toml
 chromium:
 	@scripts/ensure-chromium.sh
 
+# The hot path compiled with mypyc (pipeline/accel.py); nothing to do when it matches the sources.
+compile: $(STAMP)
+	@$(BIN)/python scripts/compile_fast.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) chromium
+pytest: $(STAMP) compile chromium
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
@@ -34,7 +38,7 @@ test: lint typecheck pytest
 DEMO_RUNS := catalan:2 french:2 french:4 trut:2 trut:3 trut:4 trut:6 trut-gatinaise:2 trut-gatinaise:4 \
 	trut-gatine:2 trut-gatine:4 valencian:2 valencian:4
 
-demo: $(STAMP)
+demo: $(STAMP) compile
 	@rm -rf data/demo
 	$(BIN)/truc simulate --variant catalan --players 4 --games $(DEMO_GAMES) --seed 2026 \
 		--policy threshold --seat-policy 1=threshold:raise_at=0.8,call_at=0.6,bluff=0.05 \
@@ -53,8 +57,9 @@ demo: $(STAMP)
 	@echo "Statistics: $(BIN)/truc stats NAME --data data/demo   (list them with: $(BIN)/truc stats)"
 	@echo "Report:     reports/demo/index.html (charts also in reports/demo/charts/)"
 
-bench: $(STAMP)
+bench: $(STAMP) compile
 	$(BIN)/python bench/simulate_speed.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build pipeline/_compiled.json
+	find pipeline -name '*.so' -delete

@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from pipeline import accel
 from pipeline.policies import parse_policy
 from pipeline.simulate import game_seed, play_game
 from pipeline.strength import strength_table
@@ -78,7 +79,7 @@ def main() -> None:
     parser.add_argument("--no-command", action="store_true", help="skip the whole-command figures")
     args = parser.parse_args()
     games = args.games
-    print(f"threshold bots, {games} games per figure, {os.cpu_count()} cores")
+    print(f"threshold bots, {games} games per figure, {os.cpu_count()} cores, engine {accel.status()}")
     header = f"{'variant':<16}{'players':>8}{'measure':>10}{'workers':>8}{'hands/s':>11}{'hands/cpu-s':>13}{'ratio':>7}"
     print(header)
     print("-" * len(header))

@@ -2,6 +2,8 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
+from pipeline import accel  # noqa: F401  (first: it decides whether the compiled modules may load)
+
 try:
     __version__ = version("truc-lab")
 except PackageNotFoundError:  # running from a source tree that was not installed

@@ -79,7 +79,9 @@ def clean_errors(command: F) -> F:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"truc-lab {__version__}")
+        from pipeline import accel
+
+        typer.echo(f"truc-lab {__version__}, engine {accel.status()}")
         raise typer.Exit()
 
 

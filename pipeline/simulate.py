@@ -9,34 +9,25 @@ Memory: a worker holds one chunk's rows at a time, writes them, and returns only
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
-import random
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pipeline import __version__
-from pipeline.engine.game import Game, HandRecord, Phase
+from pipeline import __version__, accel
 from pipeline.engine.rules import Config
-from pipeline.engine.view import SeatView
-from pipeline.policies import Policy, parse_policy
+from pipeline.playing import SimulationError, game_seed, play_game, play_match, rubber_wins
+from pipeline.policies import parse_policy
 from pipeline.rows import add_game
 from pipeline.store import TABLES, atomic_dataset, new_batches, write_manifest, write_part
 from pipeline.strength import strength_table
 from pipeline.variants import get_variant
 
 CHUNK_GAMES = 250
-MAX_HANDS = 10_000
-"""A guard: no game of any variant needs this many hands; reaching it means a rules bug."""
-
-
-class SimulationError(ValueError):
-    """A simulation was asked for with settings that cannot run."""
 
 
 @dataclass(frozen=True)
@@ -63,12 +54,6 @@ class SimulationResult:
     manifest: dict[str, Any]
 
 
-def game_seed(run_seed: int, game_no: int) -> int:
-    """The seed of one game, derived from the run's seed and the game's number (63 bits)."""
-    digest = hashlib.blake2b(f"truc-lab/{run_seed}/{game_no}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
-
-
 def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
     """Check the spec; return the game configuration and the policy spec of every seat."""
     if spec.games < 1:
@@ -84,74 +69,6 @@ def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
     for policy in seats:
         parse_policy(policy)
     return config, seats
-
-
-def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Game, list[HandRecord]]:
-    """Play one complete game: deals from the game's generator, decisions from its policy generator."""
-    game = Game(config, seed)
-    rng = random.Random(seed ^ 0x5EED_0F_B075)
-    hands: list[HandRecord] = []
-    steps = [p.step for p in policies]
-    deal, actor, optional_actors, apply = game.deal, game.actor, game.optional_actors, game.apply_trusted
-    decision = game.decision
-    views = [SeatView(game, s) for s in range(game.n)]  # live windows on the game, one per seat
-    optional_views = [SeatView(game, s, True) for s in range(game.n)]
-    over = Phase.HAND_OVER
-    while True:
-        while game.phase != over:
-            seat = actor()
-            if seat < 0:
-                deal()
-                continue
-            acted = False
-            for other in optional_actors():  # seats that may act now are asked first, in order
-                view = optional_views[other]
-                view.decision = decision(other, True)
-                action = steps[other](view, rng)
-                if action is not None:
-                    apply(action)
-                    acted = True
-                    break
-            if acted:
-                continue
-            view = views[seat]
-            view.decision = decision(seat, False)
-            action = steps[seat](view, rng)
-            if action is None:
-                raise SimulationError(f"policy of seat {seat} returned no action where one is required")
-            apply(action)
-        hands.append(game.last_hand)  # type: ignore[arg-type]
-        if game.over:
-            return game, hands
-        if len(hands) >= MAX_HANDS:
-            raise SimulationError(f"game with seed {seed} did not end after {MAX_HANDS} hands")
-        game.next_hand()
-
-
-def rubber_wins(config: Config) -> int:
-    """Games a side must win to take a match: 2 in a rubber (french ``rubber=on``, seed 000 "Le Truc en
-    France"), 0 when every game stands alone."""
-    return 2 if config.options.get("rubber") == "on" else 0
-
-
-def play_match(
-    config: Config, policies: Sequence[Policy], run_seed: int, match_no: int, wins: int
-) -> list[tuple[int, Game, list[HandRecord], int | None]]:
-    """Play match ``match_no`` of a run until a side has won ``wins`` games. Its games have the ids
-    ``match_no * (2 * wins - 1) + k`` and each is played from its own seed ``game_seed(run_seed, id)``, so
-    every game replays alone. Returns (game id, game, hands, the match winner on the deciding game else None)."""
-    played: list[tuple[int, Game, list[HandRecord], int | None]] = []
-    won = [0, 0]
-    first = match_no * (2 * wins - 1)
-    for game_id in range(first, first + 2 * wins - 1):
-        game, hands = play_game(config, policies, game_seed(run_seed, game_id))
-        winner = game.winner_team
-        assert winner is not None  # play_game plays a game to its end
-        won[winner] += 1
-        played.append((game_id, game, hands, winner if won[winner] == wins else None))
-        if won[winner] == wins:
-            break
-    return played
 
 
 def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) -> tuple[int, dict[str, int]]:
@@ -238,6 +155,7 @@ def simulate(
             "workers": spec.workers,
             "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
             "package_version": __version__,
+            "engine": accel.status(),  # compiled or pure Python: the same rows, not the same speed
             "rows": rows,
             "hands": hands,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.engine import game as engine
 from pipeline.engine.actions import CUT, Action, Event
 from pipeline.engine.game import Game, Phase
 from pipeline.variants import get_variant
@@ -9,7 +10,7 @@ from pipeline.variants import get_variant
 
 def new_game(players: int = 2, dealer: int = 0, scores: tuple[int, int] = (0, 0), **options: str) -> Game:
     config = get_variant("catalan").configure({"players": str(players), **options})
-    return Game(config, seed=1, first_dealer=dealer, scores=scores)
+    return engine.new_game(config, seed=1, first_dealer=dealer, scores=scores)
 
 
 def deal(game: Game, *hands: str) -> Event:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import __version__
+from pipeline import __version__, accel
 from pipeline.cli import app
 
 runner = CliRunner()
@@ -23,7 +23,7 @@ def run(*args: str):
 
 def test_version() -> None:
     result = run("--version")
-    assert result.exit_code == 0 and result.output.strip() == f"truc-lab {__version__}"
+    assert result.exit_code == 0 and result.output.strip() == f"truc-lab {__version__}, engine {accel.status()}"
 
 
 @pytest.mark.parametrize("command", COMMANDS)

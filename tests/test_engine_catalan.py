@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from pipeline.cards import SPANISH_40
+from pipeline.engine import game as engine
 from pipeline.engine.actions import Action, RuleError
-from pipeline.engine.game import Game, Phase
+from pipeline.engine.game import Phase
 from pipeline.engine.rules import TIE, OptionError
 from pipeline.engine.view import SeatView
 from pipeline.variants import CATALAN, UnknownVariant, get_variant
@@ -345,9 +346,9 @@ def test_legal_actions_name_their_seats_and_include_the_after_play_raise() -> No
 def test_game_rejects_impossible_set_up() -> None:
     config = CATALAN.configure({"players": "2"})
     with pytest.raises(ValueError, match="first dealer"):
-        Game(config, first_dealer=5)
+        engine.new_game(config, first_dealer=5)
     with pytest.raises(ValueError, match="starting scores"):
-        Game(config, scores=(12, 0))
+        engine.new_game(config, scores=(12, 0))
 
 
 def test_a_seat_out_of_range_and_a_verb_out_of_phase_are_named() -> None:

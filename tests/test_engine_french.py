@@ -17,7 +17,7 @@ import pytest
 from pipeline.cards import FRENCH_32, FRENCH_36
 from pipeline.engine.actions import Action, RuleError
 from pipeline.engine.french import FrenchGame
-from pipeline.engine.game import Game, Phase
+from pipeline.engine.game import Phase
 from pipeline.engine.rules import TIE, OptionError
 from pipeline.engine.view import SeatView
 from pipeline.policies import parse_policy
@@ -32,7 +32,7 @@ from tests.scripting import act, deal
 def new_game(players: int = 2, dealer: int = 1, scores: tuple[int, int] = (0, 0), **options: str) -> FrenchGame:
     """A french game; with the default dealer 1 the eldest is seat 0 in 2 players, seat 2 in 4."""
     config = get_variant("french").configure({"players": str(players), **options})
-    game = Game(config, seed=1, first_dealer=dealer, scores=scores)
+    game = FrenchGame(config, seed=1, first_dealer=dealer, scores=scores)
     assert isinstance(game, FrenchGame)
     return game
 

@@ -8,14 +8,13 @@ jeu", "Le cas particulier du fortial") and 001 (`../shared/seeds/001_d9b2870277d
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
 from pipeline.cards import FRENCH_32
-from pipeline.engine.actions import DEALT, PASS, Action, RuleError
+from pipeline.engine.actions import PASS, Action, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase
 from pipeline.engine.replay import replay
 from pipeline.engine.rules import TIE, OptionError, first_trick_counts_double
@@ -496,74 +495,6 @@ def test_end_values_tokens_and_replay_of_a_scripted_game() -> None:
     act(game, "1 play Kh", "0 trut", "1 fold")
     again = replay(game.config, game.first_dealer, [first, record(game)])
     assert again.scores == game.scores == [1, 0] and again.petits == game.petits == [1, 0]
-
-
-# --- hooks for the regional variants (trut-gatinaise, trut-gatine): subclasses, not rewrites -----------
-
-
-class CappedPetits(TrutGame):
-    """Gatine-like scoring: at most 2 petits, never a long from petits, the long's winner loses its own."""
-
-    PETIT_CAP: ClassVar[int | None] = 2
-    PETITS_PER_LONG: ClassVar[int | None] = None
-
-    def _petits_lost(self, side: int, losers: Any) -> list[int]:
-        return [side]
-
-
-class ForcedTrut(TrutGame):
-    """Gatinaise-like trut d'office: a side facing 2 petits must trut; also la chanson's extra cards."""
-
-    def _special_phase(self) -> None:
-        facing = [s for s in range(self.sides) if self.petits[1 - s] == 2]
-        if facing:
-            self._open_call(facing[0], "trut_office", may_pass=False)
-        elif self.petits == [1, 1]:
-            self._deal_more(1)
-        else:
-            self._begin_play()
-
-
-def variant_game(engine: type, petits: tuple[int, int] = (0, 0)) -> TrutGame:
-    variant = dataclasses.replace(TRUT, name="trut-hooks", engine=engine)
-    game = Game(variant.configure({"players": "2"}), seed=3, first_dealer=1, petits=petits)
-    assert isinstance(game, engine)
-    return game
-
-
-def test_hook_capped_petits_that_never_turn_into_a_long() -> None:
-    game = variant_game(CappedPetits, petits=(2, 1))
-    deal(game, "7h 8h 9h", "Ah Kh Qh")
-    act(game, "0 play 7h", "1 play Ah", "0 play 8h", "1 play Kh")
-    assert game.petits == [2, 1] and game.scores == [0, 0]
-    game.next_hand()
-    deal(game, "7h 8h 9h", "Ah Kh Qh")
-    act(game, "1 play Ah", "0 trut", "1 accept", "0 play 7h", "0 play 8h", "1 play Kh")
-    assert game.scores == [1, 0] and game.petits == [0, 1]  # only the winner's petits go
-
-
-def test_hook_a_forced_trut_and_extra_cards_from_the_stock() -> None:
-    game = variant_game(ForcedTrut, petits=(0, 2))
-    deal(game, "7h 8h 9h", "Ah Kh Qh")
-    assert game.phase == Phase.FORTIAL and game.decision(0) == "trut_office"
-    assert game.legal_actions() == [Action(0, "trut")]
-    with pytest.raises(RuleError, match="trut_office"):
-        act(game, "0 pass")
-    act(game, "0 trut", "1 fold")
-    assert game.petits == [1, 2]
-    sung = variant_game(ForcedTrut, petits=(1, 1))
-    deal(sung, "7h 8h 9h", "Ah Kh Qh")
-    assert sung.phase == Phase.DEAL and sung.actor() == -1
-    deal(sung, "7d", "Ad")  # one more card each, from the stock, recorded as a second deal
-    assert sung.phase == Phase.PLAY and len(sung.hands[0]) == 4 and FRENCH_32.parse("7d") not in sung.stock
-    act(sung, "0 play 7d", "1 play Ad", "0 play 7h", "1 play Ah")
-    again = variant_game(ForcedTrut, petits=(1, 1))
-    for event in record(sung).events:  # both deals replay through apply_deal
-        if event.verb == DEALT:
-            again.apply_deal([list(cards) for cards in event.arg])  # type: ignore[attr-defined]
-        else:
-            again.apply(Action(event.seat, event.verb, event.arg))  # type: ignore[arg-type]
-    assert again.last_hand == record(sung) and again.petits == [2, 1]
 
 
 # --- the threshold policy's trut decisions (pipeline/policies/trut_decisions.py) and strength ------------

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from pipeline.cards import VALENCIAN_22, VALENCIAN_26
+from pipeline.engine import game as engine
 from pipeline.engine.actions import Action, Event, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase
 from pipeline.engine.rules import TIE, OptionError
@@ -35,7 +36,7 @@ def new_game(
 ) -> ValencianGame:
     """A valencian game; with the default dealer 1 the eldest is seat 0."""
     config = VALENCIAN.configure({"players": str(players), **options})
-    game = Game(config, 1, dealer, cames_won, stones=stones)  # type: ignore[call-arg]
+    game = ValencianGame(config, 1, dealer, cames_won, stones=stones)
     assert isinstance(game, ValencianGame)
     return game
 
@@ -526,7 +527,7 @@ def test_the_game_is_two_cames_or_one_with_cames_1() -> None:
     act(game, "0 truc", "1 fold")
     assert game.over and game.scores == [1, 0]
     with pytest.raises(ValueError, match="starting cames"):
-        Game(VALENCIAN.configure({"cames": "1"}), 1, 0, (1, 0))
+        engine.new_game(VALENCIAN.configure({"cames": "1"}), 1, 0, (1, 0))
 
 
 # --- seed 004 "Senyes" --------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from pipeline.engine.actions import Action
-from pipeline.engine.game import Game
+from pipeline.engine.game import Game, new_game
 from pipeline.engine.view import SeatView
 from pipeline.policies.threshold import ThresholdPolicy
 from pipeline.policies.valencian_decisions import envit_percentiles
@@ -17,7 +17,7 @@ STRONG_TRUC, WEAK_TRUC = "1e 1b 7e", "4o 4b 5e"
 
 
 def game_with(hand0: str, hand1: str) -> Game:
-    game = Game(VALENCIAN.configure(), seed=1, first_dealer=1)  # eldest 0
+    game = new_game(VALENCIAN.configure(), seed=1, first_dealer=1)  # eldest 0
     deal(game, hand0, hand1)
     return game
 

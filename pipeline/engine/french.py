@@ -31,7 +31,7 @@ from typing import Any
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
-from pipeline.engine.rules import first_decisive_or_eldest
+from pipeline.engine.rules import Config, first_decisive_or_eldest
 
 RAISE = "raise"
 RESTE = "reste"
@@ -72,12 +72,17 @@ def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
 class FrenchGame(Game):
     """A game of French Truc: open raises and ``reste``, the redeal, void hands."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        config = args[0] if args else kwargs["config"]
+    def __init__(
+        self,
+        config: Config,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        scores: tuple[int, ...] | None = None,
+    ) -> None:
         self.signal_ranks: tuple[str, ...] = config.variant.rank_order[:3]
         self.signal_words = signal_words(self.signal_ranks)
         self.signal_case = {word.lower(): word for word in self.signal_words}
-        super().__init__(*args, **kwargs)
+        super().__init__(config, seed, first_dealer, scores)
 
     # ------------------------------------------------------------------------------------------ set-up
     def _reset_hand(self) -> None:

@@ -12,7 +12,7 @@ The API is the same for every variant (in the spirit of OpenSpiel and pokerkit):
 - ``hand_over``, ``over``, ``scores``, ``last_hand`` (a ``HandRecord`` once a hand has ended),
   ``next_hand()``.
 
-``Game(config, ...)`` builds the engine class the variant names (``Variant.engine``): this module holds
+``new_game(config, ...)`` builds the engine class the variant names (``Variant.engine``): this module holds
 what every family shares — seats and sides, the dealer's rotation, the deal, trick play, ties and leads,
 the hand's record, scores — and calls hooks (``_first_phase``, ``_after_deal``, ``_legal_phase``,
 ``_apply_phase``, ``_legal_play``, ``_apply_bet``, ``_before_card``, ``_hand_won``...) for what a
@@ -82,18 +82,21 @@ class HandRecord(NamedTuple):
     turns: tuple[int, ...] = ()  # per event: the seat to play a card when it happened, -1 outside play
 
 
+def new_game(config: Config, *args: Any, **kwargs: Any) -> Game:
+    """A new game of ``config``'s variant, built by the engine class the variant names (``Variant.engine``);
+    the arguments after ``config`` are that class's (seed, first dealer, starting scores...)."""
+    engine: Any = config.variant.engine
+    game: Game = engine(config, *args, **kwargs)
+    return game
+
+
 def team_of_seat(seat: int, sides: int = 2) -> int:
     """Sides alternate in play order (RULES.md "Common model"): 0,1,0,1... or 0,1,2 with 3 players alone."""
     return seat % sides
 
 
 class Game:
-    """One game, from its first deal to its end. Instantiating ``Game`` builds the variant's engine."""
-
-    def __new__(cls, config: Config, *args: Any, **kwargs: Any) -> Game:
-        if cls is Game:
-            cls = config.variant.engine
-        return object.__new__(cls)
+    """One game, from its first deal to its end (``new_game`` builds the variant's own engine class)."""
 
     def __init__(
         self,

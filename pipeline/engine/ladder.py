@@ -9,14 +9,21 @@ from typing import Any
 
 from pipeline.engine.actions import ACCEPT, CUT, DEAL, FOLD, HOLD, NOCUT, PASS, Action, Event, RuleError
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
+from pipeline.engine.rules import Config
 
 
 class LadderGame(Game):
     """A game whose stake climbs a fixed ladder, as in Catalan Truc."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.ladder = args[0].variant.ladder if args else kwargs["config"].variant.ladder
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        scores: tuple[int, ...] | None = None,
+    ) -> None:
+        self.ladder = config.variant.ladder
+        super().__init__(config, seed, first_dealer, scores)
 
     # ------------------------------------------------------------------------------------ set-up
     def _reset_hand(self) -> None:

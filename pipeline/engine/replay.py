@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pipeline.engine.actions import DEALT, Action
-from pipeline.engine.game import Game, HandRecord
+from pipeline.engine.game import Game, HandRecord, new_game
 from pipeline.engine.rules import Config
 
 
@@ -15,7 +15,7 @@ def replay(config: Config, first_dealer: int, hands: Iterable[HandRecord], seed:
     Raises ``RuleError`` at the first action the rules refuse, or ``ValueError`` when a replayed hand
     ends differently from its record.
     """
-    game = Game(config, seed=seed, first_dealer=first_dealer)
+    game = new_game(config, seed=seed, first_dealer=first_dealer)
     for number, record in enumerate(hands):
         if number:
             game.next_hand()

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
-from pipeline.engine.game import Game, HandRecord, Phase
+from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import seat_tag_index, tag_rank, tag_spelling
 from pipeline.variants import UnknownVariant, get_variant
@@ -675,7 +675,7 @@ class ReplayVisitor(Visitor):
             if hand.dealer >= config.players:
                 raise self._error(hand, f"seat {hand.dealer} does not exist in a {config.players}-player game", "seat")
             first_dealer = hand.dealer
-        return Game(config, seed=seed, first_dealer=first_dealer)
+        return new_game(config, seed=seed, first_dealer=first_dealer)
 
 
 # ---------------------------------------------------------------------------------------------- results

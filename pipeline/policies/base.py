@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from mypy_extensions import trait
+
 from pipeline.engine.actions import Action
 from pipeline.engine.view import SeatView
 
@@ -64,4 +66,25 @@ class DecisionPolicy:
         raise NotImplementedError
 
     def deal(self, view: SeatView, rng: random.Random) -> Action:
+        raise NotImplementedError
+
+
+@trait
+class JudgingPolicy:
+    """What a family's decisions (``policies/<family>_decisions.py``) use of the policy they are mixed into:
+    its parameters and its judgement of a hand. The mixins are mypyc traits, so the threshold policy
+    compiles with them (``pipeline.accel``); ``ThresholdPolicy`` provides every member."""
+
+    params: dict[str, float]
+    raise_at: float
+    call_at: float
+    bluff: float
+
+    def strength_pct(self, view: SeatView) -> float:
+        raise NotImplementedError
+
+    def effective_strength(self, view: SeatView) -> float:
+        raise NotImplementedError
+
+    def card_to_play(self, view: SeatView) -> int:
         raise NotImplementedError

@@ -18,25 +18,19 @@ trick lost, plus 0.1 for each of the ranking's two top ranks that the partner si
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import ClassVar
+
+from mypy_extensions import trait
 
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action
 from pipeline.engine.french import RAISE, REDEAL, REFUSE, RESTE, signal_words
 from pipeline.engine.view import SeatView
+from pipeline.policies.base import JudgingPolicy
 
 
-class FrenchDecisions:
-    PARAMS: dict[str, float] = {"redeal_below": 0.2, "redeal_accept_below": 0.3, "reste_at": 0.9}
-
-    if TYPE_CHECKING:  # provided by ThresholdPolicy
-        params: dict[str, float]
-        raise_at: float
-        call_at: float
-        bluff: float
-
-        def strength_pct(self, view: SeatView) -> float: ...
-
-        def card_to_play(self, view: SeatView) -> int: ...
+@trait
+class FrenchDecisions(JudgingPolicy):
+    PARAMS: ClassVar[dict[str, float]] = {"redeal_below": 0.2, "redeal_accept_below": 0.3, "reste_at": 0.9}
 
     # ------------------------------------------------------------------ judging the hand
     def french_strength(self, view: SeatView) -> float:

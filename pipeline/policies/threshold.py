@@ -29,7 +29,7 @@ from pipeline.strength import follow_card, hand_strength, lead_card, strength_ta
 BASE_PARAMS = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
 
 
-class ThresholdPolicy(FrenchDecisions, TrutDecisions, ValencianDecisions, DecisionPolicy):
+class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianDecisions):
     """Decisions common to every family and Catalan Truc's are here; each other family's decisions are
     in its mixin (``policies/<family>_decisions.py``)."""
 
@@ -43,6 +43,7 @@ class ThresholdPolicy(FrenchDecisions, TrutDecisions, ValencianDecisions, Decisi
         self.bluff = self.params["bluff"]
         self._dealt: tuple[int, ...] = ()
         self._pct = 0.0
+        self.forget_trut()
 
     # ------------------------------------------------------------------ judging the hand
     def strength_pct(self, view: SeatView) -> float:

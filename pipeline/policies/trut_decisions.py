@@ -29,17 +29,22 @@ policy always sees, since folding loses the game (seed 003 "Le cas particulier d
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import ClassVar
+
+from mypy_extensions import trait
 
 from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, PLAY, SING, Action
 from pipeline.engine.game import team_of_seat
 from pipeline.engine.trut import TRUT
 from pipeline.engine.view import SeatView
+from pipeline.policies.base import JudgingPolicy
 from pipeline.strength import follow_card, lead_card, strength_table
 
 
-class TrutDecisions:
-    PARAMS: dict[str, float] = {
+@trait
+class TrutDecisions(JudgingPolicy):
+    PARAMS: ClassVar[dict[str, float]] = {
         "trut_at": 0.8,
         "trut_bluff": 0.05,
         "see_at": 0.55,
@@ -54,15 +59,17 @@ class TrutDecisions:
         "tenir_at": 0.5,
     }
 
-    # provided by the policy this mixes into
-    params: dict[str, float]
-    strength_pct: Callable[[SeatView], float]
-    effective_strength: Callable[[SeatView], float]
+    # what _wants_trut keeps for the hand (set by forget_trut, which the policy calls when it is made)
+    _trut_dealt: tuple[int, ...]
+    _trut_bluffing: bool
+    _trut_trick: int
+    _trut_strong: bool
 
-    _trut_dealt: tuple[int, ...] = ()
-    _trut_bluffing = False
-    _trut_trick = -1
-    _trut_strong = False
+    def forget_trut(self) -> None:
+        self._trut_dealt = ()
+        self._trut_bluffing = False
+        self._trut_trick = -1
+        self._trut_strong = False
 
     def trut_turn(self, view: SeatView, rng: random.Random) -> Action:
         """The seat to play: trut first, or play a card."""

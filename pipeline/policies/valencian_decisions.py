@@ -28,24 +28,15 @@ from __future__ import annotations
 import functools
 import random
 from itertools import combinations
-from typing import Protocol
+from typing import ClassVar
+
+from mypy_extensions import trait
 
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action
 from pipeline.engine.rules import Variant
 from pipeline.engine.valencian import COVER, ENVIT, ENVIT_FALTA, FALTA, SENYES, TORNE, envit_value
 from pipeline.engine.view import SeatView
-
-
-class _Threshold(Protocol):
-    """What the mixin uses of ``ThresholdPolicy``."""
-
-    params: dict[str, float]
-    raise_at: float
-    call_at: float
-
-    def strength_pct(self, view: SeatView) -> float: ...
-
-    def card_to_play(self, view: SeatView) -> int: ...
+from pipeline.policies.base import JudgingPolicy
 
 
 @functools.cache
@@ -77,7 +68,7 @@ def _pct_of_hand(variant: Variant, dealt: tuple[int, ...]) -> float:
     return envit_percentiles(variant)[envit_value(variant.deck, dealt)]
 
 
-def truc_strength(policy: _Threshold, view: SeatView) -> float:
+def truc_strength(policy: JudgingPolicy, view: SeatView) -> float:
     """The hand-strength percentile, +0.2 a trick won, -0.2 a trick lost, +0.1 a top card the partner
     signals; clipped to [0, 1]."""
     value = policy.strength_pct(view) + 0.2 * view.trick_balance
@@ -116,7 +107,7 @@ def _pending_rung(view: SeatView) -> int:
     return next(k for k, rung in enumerate(view.rules.ladder, 1) if rung.stake == proposed)
 
 
-def _call_envit(policy: _Threshold, view: SeatView, rng: random.Random) -> Action | None:
+def _call_envit(policy: JudgingPolicy, view: SeatView, rng: random.Random) -> Action | None:
     """An envit call if one is wanted and legal: ``envit-falta`` on a very high value, ``envit`` on a high
     one or a bluff. (Whether it is wanted is asked first: listing the legal actions costs more.)"""
     pct, p = envit_pct(view), policy.params
@@ -130,7 +121,7 @@ def _call_envit(policy: _Threshold, view: SeatView, rng: random.Random) -> Actio
     return action if action in view.legal() else None
 
 
-def _cover_worthless(policy: _Threshold, view: SeatView, card: int, rng: random.Random) -> bool:
+def _cover_worthless(policy: JudgingPolicy, view: SeatView, card: int, rng: random.Random) -> bool:
     """Whether to cover ``card``: it cannot change the trick (the opponents' best card on the table beats
     it, or the partner's already wins) and the coin says so."""
     trick = view.trick
@@ -143,8 +134,9 @@ def _cover_worthless(policy: _Threshold, view: SeatView, card: int, rng: random.
     return useless and rng.random() < policy.params["cover"]
 
 
-class ValencianDecisions:
-    PARAMS: dict[str, float] = {
+@trait
+class ValencianDecisions(JudgingPolicy):
+    PARAMS: ClassVar[dict[str, float]] = {
         "ladder_step": 0.08,
         "envit_at": 0.8,
         "envit_falta": 0.97,
@@ -154,7 +146,7 @@ class ValencianDecisions:
         "cover": 0.5,
     }
 
-    def valencian_turn(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+    def valencian_turn(self, view: SeatView, rng: random.Random) -> Action:
         """The seat to play: envit first (it comes before the truc), then raise, then play or cover."""
         if len(view.cards) == view.cards_dealt:  # the envit is open only before one's first card
             envit = _call_envit(self, view, rng)
@@ -169,7 +161,7 @@ class ValencianDecisions:
         verb = COVER if _cover_worthless(self, view, card, rng) else PLAY
         return Action(view.seat, verb, card)
 
-    def valencian_answer(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+    def valencian_answer(self, view: SeatView, rng: random.Random) -> Action:
         """A pending truc: envit first if wanted (seed 004 rule a), then raise back, accept or fold."""
         if len(view.cards) == view.cards_dealt:
             envit = _call_envit(self, view, rng)
@@ -182,7 +174,7 @@ class ValencianDecisions:
         needed = self.call_at + (_pending_rung(view) - 1) * step
         return Action(view.seat, ACCEPT if strength >= needed else FOLD)
 
-    def envit_answer(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+    def envit_answer(self, view: SeatView, rng: random.Random) -> Action:
         """A pending envit, torne or falta: raise it, accept or fold by the envit percentile."""
         legal = view.legal()
         pct, p = envit_pct(view), self.params
@@ -199,7 +191,7 @@ class ValencianDecisions:
             return accept
         return Action(view.seat, FOLD)
 
-    def senya(self: _Threshold, view: SeatView, rng: random.Random) -> Action:
+    def senya(self, view: SeatView, rng: random.Random) -> Action:
         """Signal the top cards held and a 33 of envit (seed 004 "Senyes"); lie with probability ``lie``."""
         deck = view.rules.deck
         held = {deck.cards[c] for c in view.dealt} | {deck.rank_of[c] for c in view.dealt}

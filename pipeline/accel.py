@@ -1,0 +1,111 @@
+"""The compiled fast path: the hot modules built into C extensions with mypyc, checked against their sources.
+
+The engine, the policies, the game loop and the row builder are plain, typed Python. ``make`` compiles
+them with mypyc (``scripts/compile_fast.py``) into extension modules beside their sources, and writes
+``pipeline/_compiled.json`` with the hash of every source compiled. It is the same code, so the same seed
+gives the same data compiled or not (``tests/test_accel.py`` checks it), about twice as fast.
+
+An extension module would shadow its ``.py`` even after the source has changed, so this module, imported
+first by ``pipeline/__init__.py``, checks the hashes: when a source no longer matches what was compiled
+(or ``TRUC_PURE=1`` is set), every module of the list is loaded from its source instead, and ``status()``
+says why. Compiled or not, the results are the same; only the speed differs.
+
+This module imports nothing else of ours.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = Path(__file__).resolve().parent
+STAMP = PACKAGE / "_compiled.json"
+SHARED_LIBRARY = "pipeline._compiled"
+"""The mypyc group name: its runtime is the extension module ``pipeline._compiled__mypyc``."""
+
+COMPILED_MODULES: tuple[str, ...] = (
+    "pipeline.engine.game",
+    "pipeline.engine.ladder",
+    "pipeline.engine.french",
+    "pipeline.engine.trut",
+    "pipeline.engine.trut_regional",
+    "pipeline.engine.valencian",
+    "pipeline.engine.view",
+    "pipeline.policies.base",
+    "pipeline.policies.random_policy",
+    "pipeline.policies.french_decisions",
+    "pipeline.policies.trut_decisions",
+    "pipeline.policies.valencian_decisions",
+    "pipeline.policies.threshold",
+    "pipeline.playing",
+    "pipeline.rows",
+)
+"""The hot path, in dependency order. Each must type-check under mypyc's stricter rules."""
+
+
+def source_of(module: str) -> Path:
+    return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def source_hashes(modules: Sequence[str] = COMPILED_MODULES) -> dict[str, str]:
+    return {m: hashlib.blake2b(source_of(m).read_bytes(), digest_size=16).hexdigest() for m in modules}
+
+
+def _stamp() -> dict[str, str] | None:
+    try:
+        stamp: dict[str, str] = json.loads(STAMP.read_text("utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return stamp
+
+
+def _pure_reason() -> str | None:
+    """Why the compiled modules must not be used, or None when they match their sources."""
+    if os.environ.get("TRUC_PURE", "") not in ("", "0"):
+        return "TRUC_PURE is set"
+    stamp = _stamp()
+    if stamp is None:
+        return "not compiled (make compile)"
+    if stamp != source_hashes():
+        return "compiled modules are older than their sources (make compile)"
+    return None
+
+
+class _SourceFirst(importlib.abc.MetaPathFinder):
+    """Loads the listed modules from their ``.py`` sources, ahead of any extension module beside them."""
+
+    def __init__(self, modules: Sequence[str]) -> None:
+        self.modules = frozenset(modules)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.modules:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_of(fullname))
+
+
+_REASON = _pure_reason()
+if _REASON is not None and not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
+    sys.meta_path.insert(0, _SourceFirst(COMPILED_MODULES))
+
+
+def compiled() -> bool:
+    """Whether the hot modules run compiled in this process."""
+    module = sys.modules.get("pipeline.engine.game")
+    if module is None:
+        return _REASON is None
+    return not str(getattr(module, "__file__", "")).endswith(".py")
+
+
+def status() -> str:
+    """One line for ``truc --version`` and the benchmarks: compiled, or pure Python and why."""
+    return "compiled (mypyc)" if compiled() else f"pure Python ({_REASON or 'not compiled'})"

@@ -1,0 +1,112 @@
+"""Compile Truc Lab's hot path with mypyc, in place, and stamp what was compiled.
+
+    python scripts/compile_fast.py [--force] [--clean]
+
+The modules are those of ``pipeline.accel.COMPILED_MODULES``. Each becomes an extension module beside its
+source (ignored by git), with the mypyc runtime in ``pipeline/_compiled__mypyc*.so``;
+``pipeline/_compiled.json`` records the hash of every source compiled, so a source edited later is loaded
+from its ``.py`` until the next compile (see ``pipeline/accel.py``). Nothing is done when the stamp
+matches the sources. Without a C compiler or the Python headers it says so and leaves Truc Lab in pure
+Python (the same results, slower); a compile error stops it with a non-zero exit.
+
+``make test``, ``make demo`` and ``make bench`` run it first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+os.environ["TRUC_PURE"] = "1"  # this process reads the sources only, whatever is compiled beside them
+
+from pipeline import accel  # noqa: E402  (after TRUC_PURE is set)
+
+
+def compiled_files() -> list[Path]:
+    """Every extension module a compile leaves in the source tree."""
+    package = accel.PACKAGE
+    found = list(package.glob("_compiled__mypyc*.so"))
+    for module in accel.COMPILED_MODULES:
+        source = accel.source_of(module)
+        found += source.parent.glob(f"{source.stem}.*.so")
+    return found
+
+
+def clean() -> None:
+    for path in compiled_files():
+        path.unlink()
+    accel.STAMP.unlink(missing_ok=True)
+
+
+def missing_toolchain() -> str | None:
+    """What is missing to compile C extensions here, or None."""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if not headers.is_file():
+        return f"no Python headers ({headers})"
+    return None
+
+
+def up_to_date(hashes: dict[str, str]) -> bool:
+    try:
+        stamp = json.loads(accel.STAMP.read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    present = {p.name.split(".")[0] for p in compiled_files()}
+    wanted = {accel.source_of(m).stem for m in accel.COMPILED_MODULES} | {"_compiled__mypyc"}
+    return bool(stamp.get("sources") == hashes and wanted <= present)
+
+
+def compile_modules(hashes: dict[str, str]) -> None:
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    clean()
+    paths = [str(accel.source_of(m).relative_to(ROOT)) for m in accel.COMPILED_MODULES]
+    os.chdir(ROOT)
+    extensions = mypycify(paths, group_name=accel.SHARED_LIBRARY, target_dir="build/mypyc", opt_level="3")
+    # A bare Distribution: the extensions only, without reading pyproject.toml's packaging metadata.
+    dist = Distribution({"name": "truc-lab-compiled", "ext_modules": extensions})
+    dist.script_args = ["-q", "build_ext", "--inplace", "--build-temp", "build/mypyc-temp"]
+    dist.parse_command_line()
+    dist.run_commands()
+    stamp = {"compiler": "mypyc", "python": sys.version.split()[0], "sources": hashes}
+    accel.STAMP.write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", "utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--force", action="store_true", help="compile even when the stamp matches the sources")
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules and the stamp, then stop")
+    args = parser.parse_args()
+    if args.clean:
+        clean()
+        print("compiled modules removed: Truc Lab runs in pure Python")
+        return 0
+    hashes = accel.source_hashes()
+    if not args.force and up_to_date(hashes):
+        print("compiled modules are up to date")
+        return 0
+    missing = missing_toolchain()
+    if missing:
+        clean()
+        print(f"cannot compile the fast path: {missing}. Truc Lab runs in pure Python (same results, slower).")
+        return 0
+    started = time.perf_counter()
+    print(f"compiling {len(accel.COMPILED_MODULES)} modules with mypyc (about a minute)...", flush=True)
+    compile_modules(hashes)
+    print(f"compiled in {time.perf_counter() - started:.0f} s: {', '.join(accel.COMPILED_MODULES)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""The compiled fast path (pipeline/accel.py, scripts/compile_fast.py): the same rows as pure Python, never a
+stale build, and really in use after ``make`` compiled it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline import accel
+from pipeline.store import TABLES
+
+TRUC = str(Path(sys.executable).with_name("truc"))
+
+
+def simulate(out: Path, variant: str, players: int, pure: bool) -> dict[str, object]:
+    env = {**os.environ, "TRUC_PURE": "1" if pure else ""}
+    subprocess.run(
+        [TRUC, "simulate", "--variant", variant, "--players", str(players), "--games", "60", "--seed", "9",
+         "--policy", "threshold", "--seat-policy", "1=random", "--out", str(out), "--quiet"],
+        check=True, env=env, capture_output=True,
+    )  # fmt: skip
+    manifest: dict[str, object] = json.loads((out / "manifest.json").read_text())
+    return manifest
+
+
+@pytest.mark.parametrize(("variant", "players"), [("catalan", 4), ("french", 2), ("trut", 3), ("valencian", 4)])
+def test_compiled_and_pure_python_write_the_same_rows(tmp_path: Path, variant: str, players: int) -> None:
+    fast = simulate(tmp_path / "fast", variant, players, pure=False)
+    pure = simulate(tmp_path / "pure", variant, players, pure=True)
+    assert pure["engine"] == "pure Python (TRUC_PURE is set)"
+    if accel._stamp() == accel.source_hashes():  # compiled and up to date: the subprocess runs compiled
+        assert fast["engine"] == "compiled (mypyc)"
+    for table in TABLES:
+        a = pq.read_table(tmp_path / "fast" / table)
+        b = pq.read_table(tmp_path / "pure" / table)
+        assert a.num_rows > 0 and a.equals(b), table
+
+
+def test_the_hot_path_runs_compiled_once_make_has_compiled_it() -> None:
+    if not accel.STAMP.is_file() or os.environ.get("TRUC_PURE", "") not in ("", "0"):
+        pytest.skip("pure Python asked for, or not compiled here (make compile; needs a C compiler)")
+    import pipeline.engine.game
+    import pipeline.playing
+
+    assert accel.compiled(), accel.status()
+    assert pipeline.engine.game.__file__.endswith(".so") and pipeline.playing.__file__.endswith(".so")
+
+
+def test_an_edited_source_is_loaded_from_its_py_file(tmp_path: Path, monkeypatch) -> None:
+    stamp = tmp_path / "_compiled.json"
+    hashes = accel.source_hashes()
+    monkeypatch.setattr(accel, "STAMP", stamp)
+    monkeypatch.delenv("TRUC_PURE", raising=False)
+    assert accel._pure_reason() == "not compiled (make compile)"
+    stamp.write_text(json.dumps({"sources": hashes}))
+    assert accel._pure_reason() is None
+    stamp.write_text(json.dumps({"sources": {**hashes, "pipeline.engine.game": "0" * 32}}))
+    assert accel._pure_reason() == "compiled modules are older than their sources (make compile)"
+
+
+def test_pure_python_loads_every_hot_module_from_source() -> None:
+    code = "import importlib, pipeline.accel as a; print(all(importlib.import_module(m).__file__.endswith('.py') " \
+        "for m in a.COMPILED_MODULES), a.status())"  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "TRUC_PURE": "1"}, check=True, capture_output=True, text=True
+    ).stdout
+    assert out.strip() == "True pure Python (TRUC_PURE is set)"
