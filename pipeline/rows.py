@@ -167,14 +167,20 @@ def add_game(
 _PLAIN_TAIL: list[object] = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  # void=False, every other extra null
 
 
+_DETAIL_INDEX = {name: i for i, name in enumerate(HAND_DETAIL_COLUMNS)}
+_VOID, _POINTS2, _SCORE2 = (_DETAIL_INDEX[name] for name in ("void", "points_team2", "score_before_team2"))
+
+
 def _details(hand: HandRecord, three_sides: bool) -> list[object]:
     """The hand's variant-specific columns, in schema order: set from ``hand.details`` by name; the third
     side's points and score from the record when there are three sides."""
     if not hand.details and not three_sides and hand.winner_team is not None:
-        return _PLAIN_TAIL  # the common case, without building a dict per hand
-    values = dict(hand.details)
+        return _PLAIN_TAIL  # the common case, without building a list per hand
+    values: list[object] = [None] * len(HAND_DETAIL_COLUMNS)
+    values[_VOID] = hand.winner_team is None
     if three_sides:
-        values.setdefault("points_team2", hand.points[2])
-        values.setdefault("score_before_team2", hand.score_before[2])
-    values.setdefault("void", hand.winner_team is None)
-    return [values.get(name) for name in HAND_DETAIL_COLUMNS]
+        values[_POINTS2] = hand.points[2]
+        values[_SCORE2] = hand.score_before[2]
+    for name, value in hand.details:  # a family's own details take precedence
+        values[_DETAIL_INDEX[name]] = value
+    return values

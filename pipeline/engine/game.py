@@ -212,6 +212,10 @@ class Game:
         """Whether ``seat`` has a raise among its legal actions now."""
         return False
 
+    def may_envit(self, seat: int) -> bool:
+        """Whether ``seat`` has the envit calls among its legal actions now (families with an envit)."""
+        return False
+
     def decision(self, seat: int, optional: bool = False) -> str:
         """The name of what ``seat`` is asked to decide now (a policy has a method of that name)."""
         phase = self.phase

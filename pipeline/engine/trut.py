@@ -60,6 +60,11 @@ from pipeline.engine.rules import TIE, Config, OptionSpec
 
 TRUT = "trut"
 _PLAY = PLAYING  # a module constant: read at every step of the simulator
+_SIDE_DETAILS = {
+    sides: tuple(f"{name}_team{s}" for name in ("petits", "longs", "petits_after", "longs_after") for s in range(sides))
+    for sides in (2, 3)
+}
+"""The names of a hand's per-side details (``_hand_details``), for 2 and 3 sides, in the order of their values."""
 
 
 def is_brelan(ranks: Sequence[str]) -> bool:
@@ -436,12 +441,9 @@ class TrutGame(Game):
         self._end_hand(winner, points, ended_by, tie_rule)
 
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
-        sides = range(self.sides)
+        values = (*self.won_petits, *self.won_longs, *self.petits, *self.scores)
         return (
-            *((f"petits_team{s}", self.won_petits[s]) for s in sides),
-            *((f"longs_team{s}", self.won_longs[s]) for s in sides),
-            *((f"petits_after_team{s}", self.petits[s]) for s in sides),
-            *((f"longs_after_team{s}", self.scores[s]) for s in sides),
+            *zip(_SIDE_DETAILS[self.sides], values, strict=True),
             ("trut_seat", self.truter if self.truter >= 0 else None),
             ("special", self.special),
             ("void", self.void),

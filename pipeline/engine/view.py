@@ -151,6 +151,10 @@ class SeatView:
     def may_raise(self) -> bool:
         return self._game.may_raise(self.seat)
 
+    def may_envit(self) -> bool:
+        """Whether this seat may call the envit now (Valencian Truc)."""
+        return self._game.may_envit(self.seat)
+
     def raise_action(self) -> Action | None:
         """The raise this seat may make now, or None."""
         return self._game.raise_action(self.seat)

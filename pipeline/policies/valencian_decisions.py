@@ -63,7 +63,7 @@ def envit_pct(view: SeatView) -> float:
     return _pct_of_hand(view.rules, view.dealt)
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.cache
 def _pct_of_hand(variant: Variant, dealt: tuple[int, ...]) -> float:
     return envit_percentiles(variant)[envit_value(variant.deck, dealt)]
 
@@ -91,16 +91,6 @@ def _rungs(variant: Variant) -> dict[str, int]:
     return {verb: k for k, verb in enumerate(variant.raise_verbs, 1)}
 
 
-def _raise(view: SeatView, legal: list[Action]) -> tuple[Action, int] | None:
-    """The legal raise and its rung (1 for the truc), if any."""
-    rungs = _rungs(view.rules)
-    for action in legal:
-        rung = rungs.get(action.verb)
-        if rung is not None:
-            return action, rung
-    return None
-
-
 def _pending_rung(view: SeatView) -> int:
     """The rung (1 for the truc) of the raise being answered."""
     proposed = view.proposed_stake
@@ -109,7 +99,7 @@ def _pending_rung(view: SeatView) -> int:
 
 def _call_envit(policy: JudgingPolicy, view: SeatView, rng: random.Random) -> Action | None:
     """An envit call if one is wanted and legal: ``envit-falta`` on a very high value, ``envit`` on a high
-    one or a bluff. (Whether it is wanted is asked first: listing the legal actions costs more.)"""
+    one or a bluff. (Whether it is wanted is asked first: it draws no coin when the envit is not open.)"""
     pct, p = envit_pct(view), policy.params
     if pct >= p["envit_falta"]:
         verb = ENVIT_FALTA
@@ -117,8 +107,7 @@ def _call_envit(policy: JudgingPolicy, view: SeatView, rng: random.Random) -> Ac
         verb = ENVIT
     else:
         return None
-    action = Action(view.seat, verb)
-    return action if action in view.legal() else None
+    return Action(view.seat, verb) if view.may_envit() else None
 
 
 def _cover_worthless(policy: JudgingPolicy, view: SeatView, card: int, rng: random.Random) -> bool:
@@ -168,9 +157,9 @@ class ValencianDecisions(JudgingPolicy):
             if envit is not None:
                 return envit
         strength, step = truc_strength(self, view), self.params["ladder_step"]
-        raising = _raise(view, view.legal())
-        if raising is not None and strength >= self.raise_at + (raising[1] - 1) * step:
-            return raising[0]
+        raising = view.raise_action()
+        if raising is not None and strength >= self.raise_at + (_rungs(view.rules)[raising.verb] - 1) * step:
+            return raising
         needed = self.call_at + (_pending_rung(view) - 1) * step
         return Action(view.seat, ACCEPT if strength >= needed else FOLD)
 
