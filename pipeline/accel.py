@@ -39,6 +39,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "pipeline.engine.trut_regional",
     "pipeline.engine.valencian",
     "pipeline.engine.view",
+    "pipeline.strength",
     "pipeline.policies.base",
     "pipeline.policies.random_policy",
     "pipeline.policies.french_decisions",

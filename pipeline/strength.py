@@ -127,11 +127,23 @@ def strength_table(variant: Variant, size: int = 3) -> StrengthTable:
     return table
 
 
-@functools.cache
 def hand_strength(variant: Variant, cards: tuple[int, ...]) -> tuple[float, float]:
-    """(strength, percentile) of the hand ``cards`` (every card known): looked up once per distinct hand
-    and variant in a process, so that bots and rows do not sort the same cards again."""
-    return strength_table(variant, len(cards)).lookup(variant.power, cards)
+    """(strength, percentile) of the hand ``cards`` (every card known): looked up once per set of cards
+    and variant in a process (keyed by the set as a bit mask, whatever the order the cards came in), so
+    that bots and rows do not sort the same cards again."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    known = _STRENGTH_BY_SET.get(variant)
+    if known is None:
+        known = _STRENGTH_BY_SET[variant] = {}
+    found = known.get(mask)
+    if found is None:
+        found = known[mask] = strength_table(variant, len(cards)).lookup(variant.power, cards)
+    return found
+
+
+_STRENGTH_BY_SET: dict[Variant, dict[int, tuple[float, float]]] = {}
 
 
 CACHE_VERSION = 1

@@ -57,6 +57,7 @@ def first_decisive_or_void(tricks: list[int], total: int, eldest_team: int) -> t
 
 
 @functools.cache
+@functools.cache
 def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
     """The signals of a french game: ``-`` (nothing) or the top ranks held, highest first, e.g. ``78A``.
 
@@ -253,19 +254,29 @@ class FrenchGame(Game):
             actions.append(Action(seat, RAISE, RESTE))
         return actions
 
+    def raise_actions(self, seat: int) -> list[Action]:
+        """The raises among ``seat``'s legal actions (``_legal_play``): answering a raise, or on its turn
+        when its side did not make the last raise."""
+        if self.phase != PLAYING:
+            return []
+        if self.pending:
+            return self._raises(seat, self.pending) if seat == self.answerer else []
+        if seat != self.to_play or self.team_of[seat] == self.last_raise_team:
+            return []
+        return self._raises(seat, self.stake)
+
     def _legal_play(self, seat: int) -> list[Action]:
         if self.pending:
             if seat != self.answerer:
                 return []
-            actions = [Action(seat, ACCEPT), Action(seat, FOLD), *self._raises(seat, self.pending)]
+            actions = [Action(seat, ACCEPT), Action(seat, FOLD), *self.raise_actions(seat)]
             if seat == self.to_play:
                 actions.extend(self._plays(seat))
             return actions
         if seat != self.to_play:
             return []
         actions = self._plays(seat)
-        if self.team_of[seat] != self.last_raise_team:
-            actions.extend(self._raises(seat, self.stake))
+        actions.extend(self.raise_actions(seat))
         if self.may_redeal(seat):
             actions.append(Action(seat, REDEAL))
         return actions

@@ -233,6 +233,11 @@ class Game:
                 return action
         return None
 
+    def raise_actions(self, seat: int) -> list[Action]:
+        """Every raise ``seat`` may make now (families with raises of several sizes answer directly)."""
+        raise_verbs = self.variant.raise_verbs
+        return [action for action in self.legal_for(seat) if action.verb in raise_verbs]
+
     def answering(self, seat: int) -> bool:
         """Whether ``seat`` is asked to answer a pending bet now."""
         return False

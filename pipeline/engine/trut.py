@@ -218,6 +218,13 @@ class TrutGame(Game):
     def may_raise(self, seat: int) -> bool:
         return self.phase is _PLAY and self.trut_open and not self.answerers
 
+    def raise_actions(self, seat: int) -> list[Action]:
+        """The truts among ``seat``'s legal actions: any seat's while tricks are played and no trut is
+        pending, the decider's in a call phase (the fortial)."""
+        if self.may_raise(seat):
+            return self._truts(seat)
+        return [action for action in self.legal_for(seat) if action.verb == TRUT]
+
     def answering(self, seat: int) -> bool:
         return bool(self.answerers) and seat == self.answerers[0]
 

@@ -159,4 +159,8 @@ class SeatView:
         """The raise this seat may make now, or None."""
         return self._game.raise_action(self.seat)
 
+    def raise_actions(self) -> list[Action]:
+        """Every raise this seat may make now (several sizes in French Truc)."""
+        return self._game.raise_actions(self.seat)
+
 

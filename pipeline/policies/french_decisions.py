@@ -23,7 +23,7 @@ from typing import ClassVar
 from mypy_extensions import trait
 
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action
-from pipeline.engine.french import RAISE, REDEAL, REFUSE, RESTE, signal_words
+from pipeline.engine.french import REDEAL, REFUSE, RESTE, signal_words
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
 
@@ -42,7 +42,7 @@ class FrenchDecisions(JudgingPolicy):
 
     def french_raise(self, view: SeatView, strength: float) -> Action:
         """The raise to make: ``reste`` from ``reste_at`` on, else 2, or 2 more than the stake raised."""
-        raises = [a for a in view.legal() if a.verb == RAISE]
+        raises = view.raise_actions()
         if strength >= self.params["reste_at"]:
             for action in raises:
                 if action.arg == RESTE:

@@ -36,7 +36,6 @@ from mypy_extensions import trait
 
 from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, PLAY, SING, Action
 from pipeline.engine.game import team_of_seat
-from pipeline.engine.trut import TRUT
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
 from pipeline.strength import follow_card, lead_card, strength_table
@@ -162,8 +161,7 @@ def _sing_if(view: SeatView, sing: bool) -> Action:
 
 def _trut_action(view: SeatView) -> Action:
     """The trut, announcing the hand when an announcement is legal."""
-    truts = [a for a in view.legal() if a.verb == TRUT]
-    return truts[-1]
+    return view.raise_actions()[-1]
 
 
 def trut_card(view: SeatView) -> int:

@@ -1,0 +1,49 @@
+"""The engine's quick questions (``may_raise``, ``raise_action``, ``raise_actions``, ``may_envit``) answer what
+the full list of legal actions says, in every state random games reach, for every variant and player
+count. The bots ask them instead of listing every legal action, so a difference would let a bot take an
+illegal action (or miss a legal one) in simulation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pipeline.engine.game import Phase, new_game
+from pipeline.engine.valencian import ENVIT, ENVIT_FALTA
+from pipeline.variants import VARIANTS
+
+COMBINATIONS = [(name, players) for name, variant in VARIANTS.items() for players in variant.players]
+
+
+@pytest.mark.parametrize(("name", "players"), COMBINATIONS)
+def test_quick_questions_agree_with_the_legal_actions(name: str, players: int) -> None:
+    config = VARIANTS[name].configure({"players": str(players)})
+    ladder_verbs = config.variant.raise_verbs  # the ladder family's; french raises with "raise", trut with "trut"
+    raise_verbs = {*ladder_verbs, "raise", "trut"}
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(40):
+        game = new_game(config, seed)
+        while not game.over:
+            while not game.hand_over:
+                if game.actor() < 0:
+                    game.deal()
+                    continue
+                for seat in range(game.n):
+                    legal = game.legal_for(seat)
+                    raises = [a for a in legal if a.verb in raise_verbs]
+                    assert game.raise_actions(seat) == raises
+                    if game.phase == Phase.PLAY:  # may_raise is asked while tricks are played
+                        assert game.may_raise(seat) == bool(raises)
+                    if ladder_verbs:
+                        one = game.raise_action(seat)
+                        assert (one is not None) == bool(raises) and (one is None or one in raises)
+                    envits = {a.verb for a in legal} & {ENVIT, ENVIT_FALTA}
+                    if not getattr(game, "envit_pending", False):
+                        assert game.may_envit(seat) == bool(envits)
+                    checked += 1
+                game.apply(rng.choice(game.legal_actions()))
+            if not game.over:
+                game.next_hand()
+    assert checked > 500, checked
