@@ -32,6 +32,7 @@ SHARED_LIBRARY = "pipeline._compiled"
 """The mypyc group name: its runtime is the extension module ``pipeline._compiled__mypyc``."""
 
 COMPILED_MODULES: tuple[str, ...] = (
+    "pipeline.engine.actions",
     "pipeline.engine.game",
     "pipeline.engine.ladder",
     "pipeline.engine.french",

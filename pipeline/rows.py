@@ -137,9 +137,9 @@ def add_game(
         for seq, (event, turn) in enumerate(zip(hand.events, turns, strict=True)):
             seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = event
             if verb == PLAY or verb in CARD_VERBS:
-                arg: str | None = texts[raw]  # type: ignore[call-overload]
+                arg: str | None = texts[raw]
             elif verb == DEALT:
-                arg = _dealt_arg(variant, raw, hand.cards_dealt)  # type: ignore[arg-type]
+                arg = _dealt_arg(variant, raw, hand.cards_dealt)
             else:
                 arg = None if raw is None else str(raw)
             event_rows(

@@ -33,8 +33,12 @@ from pipeline.engine.rules import TIE, Variant
 
 
 def lead_card(powers: Sequence[int]) -> int:
-    """Position of the card to lead: the highest."""
-    return max(range(len(powers)), key=powers.__getitem__)
+    """Position of the card to lead: the highest (the first of equal highest)."""
+    best = 0
+    for i in range(1, len(powers)):
+        if powers[i] > powers[best]:
+            best = i
+    return best
 
 
 def follow_card(powers: Sequence[int], best_opposing: int, partner_winning: bool) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Action(NamedTuple):
@@ -22,13 +22,39 @@ class Event(NamedTuple):
 
     seat: int
     verb: str
-    arg: object
+    arg: Any  # the dealt hands, a card, a number, a word, or None
     kind: str  # deal | choice | signal | raise | answer | play
     answers: bool  # answered a pending raise (a play by the answering seat accepts implicitly)
     could_raise: bool  # a raise was among the seat's legal actions
     trick_no: int  # the trick in progress, 0 before play
     stake_before: int
     stake_after: int  # for a raise, the stake it proposes
+
+
+_new_tuple = tuple.__new__
+
+
+def make_action(seat: int, verb: str, arg: int | str | None = None) -> Action:
+    """``Action(seat, verb, arg)`` built without the named tuple's Python-level ``__new__``: the same value
+    in half the time. The engine and the bots build several per step, so the hot path uses this."""
+    action: Action = _new_tuple(Action, (seat, verb, arg))
+    return action
+
+
+def make_event(
+    seat: int,
+    verb: str,
+    arg: Any,
+    kind: str,
+    answers: bool,
+    could_raise: bool,
+    trick_no: int,
+    stake_before: int,
+    stake_after: int,
+) -> Event:
+    """``Event(...)`` built as ``make_action`` builds an action: one per action applied."""
+    event: Event = _new_tuple(Event, (seat, verb, arg, kind, answers, could_raise, trick_no, stake_before, stake_after))
+    return event
 
 
 class RuleError(ValueError):

@@ -29,7 +29,7 @@ from itertools import combinations
 from typing import Any
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
 from pipeline.engine.rules import Config, first_decisive_or_eldest
 
@@ -165,7 +165,7 @@ class FrenchGame(Game):
     def _ask_redeal(self, seat: int) -> Event:
         could = self.may_raise(seat)
         stake = self.stake
-        event = self._record(Event(seat, REDEAL, None, "choice", False, could, 0, stake, stake))
+        event = self._record(make_event(seat, REDEAL, None, "choice", False, could, 0, stake, stake))
         self.redeal_open = False
         n = self.n
         self.redeal_answerers = [
@@ -177,7 +177,7 @@ class FrenchGame(Game):
 
     def _answer_redeal(self, seat: int, verb: str) -> Event:
         stake = self.stake
-        event = self._record(Event(seat, verb, None, "choice", False, False, 0, stake, stake))
+        event = self._record(make_event(seat, verb, None, "choice", False, False, 0, stake, stake))
         if verb == REFUSE:  # "si quelqu'un insiste pour jouer, il n'y a pas de redistribution" (seed 000)
             self.redeal_answerers = []
             self.phase = PLAYING
@@ -194,9 +194,9 @@ class FrenchGame(Game):
     # ------------------------------------------------------------------------------------- phases
     def _legal_phase(self, seat: int) -> list[Action]:
         if self.phase == Phase.REDEAL:
-            return [Action(seat, ACCEPT), Action(seat, REFUSE)] if seat == self.decider else []
+            return [make_action(seat, ACCEPT), make_action(seat, REFUSE)] if seat == self.decider else []
         if self.phase == Phase.SIGNAL:
-            return [Action(seat, SIGNAL, word) for word in self.signal_words] if seat == self.decider else []
+            return [make_action(seat, SIGNAL, word) for word in self.signal_words] if seat == self.decider else []
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
@@ -249,9 +249,9 @@ class FrenchGame(Game):
 
     def _raises(self, seat: int, base: int) -> list[Action]:
         """Every raise above ``base``: each stake up to the ceiling, and ``reste`` when it is a raise."""
-        actions = [Action(seat, RAISE, stake) for stake in range(base + 1, self.raise_ceiling() + 1)]
+        actions = [make_action(seat, RAISE, stake) for stake in range(base + 1, self.raise_ceiling() + 1)]
         if self.need(self.team_of[seat]) > base:
-            actions.append(Action(seat, RAISE, RESTE))
+            actions.append(make_action(seat, RAISE, RESTE))
         return actions
 
     def raise_actions(self, seat: int) -> list[Action]:
@@ -269,7 +269,7 @@ class FrenchGame(Game):
         if self.pending:
             if seat != self.answerer:
                 return []
-            actions = [Action(seat, ACCEPT), Action(seat, FOLD), *self.raise_actions(seat)]
+            actions = [make_action(seat, ACCEPT), make_action(seat, FOLD), *self.raise_actions(seat)]
             if seat == self.to_play:
                 actions.extend(self._plays(seat))
             return actions
@@ -278,7 +278,7 @@ class FrenchGame(Game):
         actions = self._plays(seat)
         actions.extend(self.raise_actions(seat))
         if self.may_redeal(seat):
-            actions.append(Action(seat, REDEAL))
+            actions.append(make_action(seat, REDEAL))
         return actions
 
     def apply(self, action: Action) -> Event:
@@ -287,9 +287,9 @@ class FrenchGame(Game):
         seat, verb, arg = action
         if isinstance(arg, str):
             if verb == RAISE and arg.isdigit():
-                action = Action(seat, verb, int(arg))
+                action = make_action(seat, verb, int(arg))
             elif verb == SIGNAL:
-                action = Action(seat, verb, self.signal_case.get(arg.lower(), arg))
+                action = make_action(seat, verb, self.signal_case.get(arg.lower(), arg))
         return super().apply(action)
 
     def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
@@ -322,7 +322,7 @@ class FrenchGame(Game):
         self.last_raise_team = team
         self.redeal_open = False
         trick_no = len(self.tricks) + 1
-        return self._record(Event(seat, RAISE, arg, "raise", answers, True, trick_no, before, proposed))
+        return self._record(make_event(seat, RAISE, arg, "raise", answers, True, trick_no, before, proposed))
 
     def _accept(self, seat: int) -> Event:
         could = self.may_raise(seat)
@@ -330,7 +330,7 @@ class FrenchGame(Game):
         self.stake = self.pending
         self.pending = 0
         trick_no = len(self.tricks) + 1
-        return self._record(Event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
+        return self._record(make_event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
 
     def _fold(self, seat: int) -> Event:
         """The raisers score the stake in force before the raise (seed 000 "Le Truc en France")."""

@@ -30,7 +30,7 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import DEALT, FOLD, KNOWN_VERBS, PLAY, Action, Event, RuleError
+from pipeline.engine.actions import DEALT, FOLD, KNOWN_VERBS, PLAY, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.rules import TIE, Config
 
 
@@ -189,7 +189,7 @@ class Game:
         if self.phase == Phase.SIGNAL and seat == self.decider:
             from pipeline.engine.actions import SIGNAL, SIGNALS
 
-            return [Action(seat, SIGNAL, s) for s in SIGNALS]
+            return [make_action(seat, SIGNAL, s) for s in SIGNALS]
         return []
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
@@ -251,7 +251,7 @@ class Game:
         (RULES.md "Common model"). Families clear their own pending bet after it."""
         could = self.may_raise(seat)
         stake = self.stake
-        event = self._record(Event(seat, FOLD, None, "answer", True, could, len(self.tricks) + 1, stake, stake))
+        event = self._record(make_event(seat, FOLD, None, "answer", True, could, len(self.tricks) + 1, stake, stake))
         points = [0] * self.sides
         points[raising_side] = stake
         self._end_hand(raising_side, tuple(points), "fold", None)
@@ -337,8 +337,8 @@ class Game:
             seen = self.known | {c for _, c in self.trick}
             options = [c for c in hand if c != UNKNOWN]
             options += [c for c in range(len(self.variant.deck)) if c not in seen and c not in options]
-            return [Action(seat, PLAY, c) for c in options]
-        return [Action(seat, PLAY, c) for c in hand]
+            return [make_action(seat, PLAY, c) for c in options]
+        return [make_action(seat, PLAY, c) for c in hand]
 
     def legal_actions(self) -> list[Action]:
         """Every legal action now, of every seat that may act."""
@@ -391,7 +391,7 @@ class Game:
         self.dealt = tuple(map(tuple, hands))
         if unknown:  # only replays of records with unseen cards need to track the cards seen
             self.known = {c for h in hands for c in h if c != UNKNOWN}
-        event = Event(-1, DEALT, self.dealt, "deal", False, False, 0, self.stake, self.stake)
+        event = make_event(-1, DEALT, self.dealt, "deal", False, False, 0, self.stake, self.stake)
         self.events.append(event)
         self.turns.append(-1)
         self._after_deal()
@@ -410,7 +410,7 @@ class Game:
 
         self.signals.append(str(arg))
         stake = self.stake
-        event = self._record(Event(seat, SIGNAL, arg, "signal", False, False, 0, stake, stake))
+        event = self._record(make_event(seat, SIGNAL, arg, "signal", False, False, 0, stake, stake))
         if len(self.signals) == self.n:
             self.phase = PLAYING
             self.decider = -1
@@ -459,7 +459,7 @@ class Game:
             hand.remove(UNKNOWN)
             self.known.add(card)
         trick_no = len(self.tricks) + 1
-        event = self._record(Event(seat, PLAY, card, "play", answers, could, trick_no, before, self.stake))
+        event = self._record(make_event(seat, PLAY, card, "play", answers, could, trick_no, before, self.stake))
         self.after_play = seat
         trick = self.trick
         trick.append((seat, card))
@@ -484,9 +484,7 @@ class Game:
         else:
             self.to_play = {"leader": leader, "maker": maker, "first": first}[self.tie_lead]
 
-    def _end_hand(
-        self, winner: int | None, points: tuple[int, ...], ended_by: str, tie_rule: str | None
-    ) -> None:
+    def _end_hand(self, winner: int | None, points: tuple[int, ...], ended_by: str, tie_rule: str | None) -> None:
         self._apply_scores(points)
         self.phase = HAND_OVER
         self.decider = -1
@@ -568,4 +566,3 @@ def resolve_trick(
     if tied:
         return TIE, -1, maker, first
     return team_of[best_seat], best_seat, -1, -1
-

@@ -7,7 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.engine.actions import ACCEPT, CUT, DEAL, FOLD, HOLD, NOCUT, PASS, Action, Event, RuleError
+from pipeline.engine.actions import (
+    ACCEPT,
+    CUT,
+    DEAL,
+    FOLD,
+    HOLD,
+    NOCUT,
+    PASS,
+    Action,
+    Event,
+    RuleError,
+    make_action,
+    make_event,
+)
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
 from pipeline.engine.rules import Config
 
@@ -57,11 +70,11 @@ class LadderGame(Game):
             return []
         phase = self.phase
         if phase == Phase.CUT:
-            return [Action(seat, CUT), Action(seat, NOCUT)]
+            return [make_action(seat, CUT), make_action(seat, NOCUT)]
         if phase == Phase.DEAL_CHOICE:
-            return [Action(seat, DEAL, 1), Action(seat, DEAL, 3)]
+            return [make_action(seat, DEAL, 1), make_action(seat, DEAL, 3)]
         if phase == Phase.HOLD:
-            return [Action(seat, HOLD), Action(seat, PASS)]
+            return [make_action(seat, HOLD), make_action(seat, PASS)]
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
@@ -70,18 +83,18 @@ class LadderGame(Game):
             self.phase = DEALING if verb == CUT else Phase.DEAL_CHOICE
             if verb == NOCUT:
                 self.decider = self.dealer
-            return self._record(Event(seat, verb, None, "deal", False, False, 0, stake, stake))
+            return self._record(make_event(seat, verb, None, "deal", False, False, 0, stake, stake))
         if phase == Phase.DEAL_CHOICE:
             self.cards_dealt = int(arg)
             self.phase = DEALING
-            return self._record(Event(seat, DEAL, arg, "deal", False, False, 0, stake, stake))
+            return self._record(make_event(seat, DEAL, arg, "deal", False, False, 0, stake, stake))
         if phase == Phase.HOLD:
             if verb == HOLD:
                 self.stake = 3
-                event = self._record(Event(seat, HOLD, None, "choice", False, False, 0, stake, 3))
+                event = self._record(make_event(seat, HOLD, None, "choice", False, False, 0, stake, 3))
                 self._start_signals_or_play()
                 return event
-            event = self._record(Event(seat, PASS, None, "choice", False, False, 0, stake, stake))
+            event = self._record(make_event(seat, PASS, None, "choice", False, False, 0, stake, stake))
             points = (1, 0) if self.hold_team == 1 else (0, 1)
             self._end_hand(1 - self.hold_team, points, "pass", None)
             return event
@@ -132,24 +145,24 @@ class LadderGame(Game):
         """The raise ``seat`` may make now (the next rung), or None."""
         if not self.may_raise(seat):
             return None
-        return Action(seat, self.ladder[self.next_raise() - 1].verb)
+        return make_action(seat, self.ladder[self.next_raise() - 1].verb)
 
     def _legal_play(self, seat: int) -> list[Action]:
         actions: list[Action] = []
         if self.pending:
             if seat != self.answerer:
                 return actions
-            actions.append(Action(seat, ACCEPT))
-            actions.append(Action(seat, FOLD))
+            actions.append(make_action(seat, ACCEPT))
+            actions.append(make_action(seat, FOLD))
             if self.may_raise(seat):
-                actions.append(Action(seat, self.ladder[self.next_raise() - 1].verb))
+                actions.append(make_action(seat, self.ladder[self.next_raise() - 1].verb))
             if seat == self.to_play:
                 actions.extend(self._plays(seat))
             return actions
         if seat == self.to_play:
             actions.extend(self._plays(seat))
         if self.may_raise(seat):
-            actions.append(Action(seat, self.ladder[self.next_raise() - 1].verb))
+            actions.append(make_action(seat, self.ladder[self.next_raise() - 1].verb))
         return actions
 
     def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
@@ -181,7 +194,7 @@ class LadderGame(Game):
         self.after_play = -1
         proposed = self.ladder[rung - 1].stake
         return self._record(
-            Event(seat, verb, None, "raise", answers, True, len(self.tricks) + 1, stake_before, proposed)
+            make_event(seat, verb, None, "raise", answers, True, len(self.tricks) + 1, stake_before, proposed)
         )
 
     def _accept(self, seat: int) -> Event:
@@ -192,7 +205,7 @@ class LadderGame(Game):
         self.pending = 0
         self.after_play = -1
         trick_no = len(self.tricks) + 1
-        return self._record(Event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
+        return self._record(make_event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
 
     def _fold(self, seat: int) -> Event:
         event = self._refused(seat, self.team_of[self.raiser])

@@ -21,9 +21,9 @@ def replay(config: Config, first_dealer: int, hands: Iterable[HandRecord], seed:
             game.next_hand()
         for event in record.events:
             if event.verb == DEALT:
-                game.apply_deal([list(cards) for cards in event.arg])  # type: ignore[attr-defined]
+                game.apply_deal([list(cards) for cards in event.arg])
             else:
-                game.apply(Action(event.seat, event.verb, event.arg))  # type: ignore[arg-type]
+                game.apply(Action(event.seat, event.verb, event.arg))
         if game.last_hand != record:
             raise ValueError(f"hand {record.hand_no} replays to {game.last_hand}, recorded {record}")
     return game

@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, Event, RuleError
+from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
 from pipeline.engine.rules import TIE, Config, OptionSpec
 
@@ -108,7 +108,7 @@ class TrutGame(Game):
         super().__init__(config, seed, first_dealer, scores)
         self.tie_lead = options.get("tie_lead", self.tie_lead)
         self.words = self._announcement_words()
-        self._trut_actions = tuple(Action(s, TRUT) for s in range(self.n))
+        self._trut_actions = tuple(make_action(s, TRUT) for s in range(self.n))
 
     @classmethod
     def _most_petits(cls) -> int:
@@ -264,7 +264,7 @@ class TrutGame(Game):
         actions = [self._trut_actions[seat]]
         for word in self.words:
             if self._holds(seat, word):
-                actions.append(Action(seat, TRUT, word))
+                actions.append(make_action(seat, TRUT, word))
         return actions
 
     def _holds(self, seat: int, word: str) -> bool:
@@ -278,7 +278,7 @@ class TrutGame(Game):
     def _legal_play(self, seat: int) -> list[Action]:
         answerers = self.answerers
         if answerers:
-            return [Action(seat, ACCEPT), Action(seat, FOLD)] if seat == answerers[0] else []
+            return [make_action(seat, ACCEPT), make_action(seat, FOLD)] if seat == answerers[0] else []
         actions = self._plays(seat) if seat == self.to_play else []
         if self.trut_open:
             actions += self._truts(seat)
@@ -289,7 +289,7 @@ class TrutGame(Game):
             if seat != self.decider:
                 return []
             actions = self._truts(seat)
-            return actions + [Action(seat, PASS)] if self.call_may_pass else actions
+            return actions + [make_action(seat, PASS)] if self.call_may_pass else actions
         return super()._legal_phase(seat)
 
     # ----------------------------------------------------------------------------------- actions
@@ -300,7 +300,7 @@ class TrutGame(Game):
                 self._begin_play()
                 return event
             stake = self.stake
-            event = self._record(Event(seat, PASS, None, "choice", False, True, 0, stake, stake))
+            event = self._record(make_event(seat, PASS, None, "choice", False, True, 0, stake, stake))
             self.callers.pop(0)
             if self.callers:
                 self.decider = self.callers[0]
@@ -323,7 +323,7 @@ class TrutGame(Game):
         self.answerers = [s for s in self.order if self.team_of[s] != team]
         self.after_play = -1
         trick_no = len(self.tricks) + 1 if self.phase == PLAYING else 0
-        return self._record(Event(seat, TRUT, word, "raise", False, True, trick_no, self.stake, self.LONG_VALUE))
+        return self._record(make_event(seat, TRUT, word, "raise", False, True, trick_no, self.stake, self.LONG_VALUE))
 
     def _answer(self, seat: int, see: bool) -> Event:
         self.answerers.pop(0)
@@ -342,7 +342,9 @@ class TrutGame(Game):
 
     def _answer_event(self, seat: int, see: bool, before: int) -> Event:
         verb = ACCEPT if see else FOLD
-        return self._record(Event(seat, verb, None, "answer", True, False, len(self.tricks) + 1, before, self.stake))
+        return self._record(
+            make_event(seat, verb, None, "answer", True, False, len(self.tricks) + 1, before, self.stake)
+        )
 
     def _three_player_answer(self, seat: int, see: bool, before: int) -> Event:
         """Seed 001 "Variante pour 3 joueurs": both opponents answer. Both fold, the truter takes 2 petits;
@@ -443,18 +445,18 @@ class TrutGame(Game):
         self._finish(None, "tricks", tie_rule)
 
     def _finish(self, winner: int | None, ended_by: str, tie_rule: str | None) -> None:
-        value = self.LONG_VALUE
-        points = tuple(p + value * lg for p, lg in zip(self.won_petits, self.won_longs, strict=True))
+        value, petits, longs = self.LONG_VALUE, self.won_petits, self.won_longs
+        points = tuple([petits[s] + value * longs[s] for s in range(self.sides)])
         self._end_hand(winner, points, ended_by, tie_rule)
 
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
-        values = (*self.won_petits, *self.won_longs, *self.petits, *self.scores)
-        return (
-            *zip(_SIDE_DETAILS[self.sides], values, strict=True),
-            ("trut_seat", self.truter if self.truter >= 0 else None),
-            ("special", self.special),
-            ("void", self.void),
-        )
+        names = _SIDE_DETAILS[self.sides]
+        values = self.won_petits + self.won_longs + self.petits + self.scores  # in the order of the names
+        details: list[tuple[str, Any]] = [(names[i], values[i]) for i in range(len(names))]
+        details.append(("trut_seat", self.truter if self.truter >= 0 else None))
+        details.append(("special", self.special))
+        details.append(("void", self.void))
+        return tuple(details)
 
     def end_values(self, record: HandRecord) -> list[str]:
         """``1p``, ``1l``, ``2l``... per side: the petits and longs won in the hand (FORMAT.md "Play")."""
@@ -535,7 +537,7 @@ class TrutGame(Game):
         if any(UNKNOWN in h for h in hands):
             self.known |= {c for h in hands for c in h if c != UNKNOWN}
         event = self._record(
-            Event(-1, DEALT, tuple(tuple(h) for h in hands), "deal", False, False, 0, self.stake, self.stake)
+            make_event(-1, DEALT, tuple(tuple(h) for h in hands), "deal", False, False, 0, self.stake, self.stake)
         )
         count = self.extra_cards
         self.extra_cards = 0

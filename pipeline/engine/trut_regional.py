@@ -26,7 +26,19 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from pipeline.cards import UNKNOWN, CardError
-from pipeline.engine.actions import ASK, DISCARD, HOLD, NOSING, PASS, SING, Action, Event, RuleError
+from pipeline.engine.actions import (
+    ASK,
+    DISCARD,
+    HOLD,
+    NOSING,
+    PASS,
+    SING,
+    Action,
+    Event,
+    RuleError,
+    make_action,
+    make_event,
+)
 from pipeline.engine.game import Phase
 from pipeline.engine.trut import TRUT, TrutGame
 
@@ -91,7 +103,7 @@ class RegionalTrutGame(TrutGame):
     def _choice(self, seat: int, verb: str, arg: Any = None, stake_after: int | None = None) -> Event:
         stake = self.stake
         after = stake if stake_after is None else stake_after
-        return self._record(Event(seat, verb, arg, "choice", False, False, 0, stake, after))
+        return self._record(make_event(seat, verb, arg, "choice", False, False, 0, stake, after))
 
     def _play_office(self) -> None:
         """The hand is played as a trut d'office: for a long, without any trut."""
@@ -111,7 +123,7 @@ class RegionalTrutGame(TrutGame):
         hand = self.hands[seat]
         text = self.variant.deck.text
         return [
-            Action(seat, DISCARD, " ".join(text(hand[i]) for i in drop))
+            make_action(seat, DISCARD, " ".join(text(hand[i]) for i in drop))
             for drop in combinations(range(len(hand)), len(hand) - KEEP)
         ]
 
@@ -178,12 +190,12 @@ class RegionalTrutGame(TrutGame):
         number from its text."""
         seat, verb, arg = action
         if verb == ASK and isinstance(arg, str) and arg.isascii() and arg.isdigit():
-            return Action(seat, verb, int(arg))
+            return make_action(seat, verb, int(arg))
         if verb == DISCARD and self.phase == Phase.DISCARD and isinstance(seat, int) and 0 <= seat < self.n:
             positions = self._discard_positions(seat, arg)
             if positions is not None:
                 hand = self.hands[seat]
-                return Action(seat, verb, self.variant.deck.texts([hand[i] for i in positions]))
+                return make_action(seat, verb, self.variant.deck.texts([hand[i] for i in positions]))
         return action
 
     # ------------------------------------------------------------------------------ explanations
@@ -272,8 +284,8 @@ class GatinaiseGame(RegionalTrutGame):
             if seat != self.decider:
                 return []
             if self.asking:
-                return [Action(seat, ASK, k) for k in range(1, self._most_to_ask() + 1)]
-            return [Action(seat, SING), Action(seat, NOSING)]
+                return [make_action(seat, ASK, k) for k in range(1, self._most_to_ask() + 1)]
+            return [make_action(seat, SING), make_action(seat, NOSING)]
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
@@ -340,9 +352,9 @@ class GatineGame(RegionalTrutGame):
     def _legal_phase(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == Phase.SING:
-            return [Action(seat, SING), Action(seat, NOSING)] if seat == self.decider else []
+            return [make_action(seat, SING), make_action(seat, NOSING)] if seat == self.decider else []
         if phase == Phase.HOLD:
-            return [Action(seat, HOLD), Action(seat, PASS)] if seat == self.decider else []
+            return [make_action(seat, HOLD), make_action(seat, PASS)] if seat == self.decider else []
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
@@ -394,5 +406,5 @@ class GatineGame(RegionalTrutGame):
         """``trut tierce`` is ``trut suite``."""
         seat, verb, arg = action
         if verb == TRUT and isinstance(arg, str) and arg.lower() == TIERCE:
-            return Action(seat, verb, SUITE)
+            return make_action(seat, verb, SUITE)
         return super()._canonical(action)

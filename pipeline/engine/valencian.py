@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from pipeline.cards import UNKNOWN, Deck
-from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.game import PLAYING, Phase
 from pipeline.engine.ladder import LadderGame
 from pipeline.engine.rules import Config
@@ -174,7 +174,7 @@ class ValencianGame(LadderGame):
 
     def _legal_phase(self, seat: int) -> list[Action]:
         if self.phase == Phase.SIGNAL:
-            return [Action(seat, SIGNAL, w) for w in SENYA_WORDS] if seat == self.decider else []
+            return [make_action(seat, SIGNAL, w) for w in SENYA_WORDS] if seat == self.decider else []
         return super()._legal_phase(seat)
 
     # ------------------------------------------------------------------------------------ who acts
@@ -221,24 +221,24 @@ class ValencianGame(LadderGame):
             if seat != self.envit_answerer:
                 return []
             if self.unknown_cards:  # an accepted envit could not be settled (decision, docs)
-                return [Action(seat, FOLD)]
-            raises = [Action(seat, call.verb) for call in ENVIT_LADDER[self.envit_call]]
-            return [Action(seat, ACCEPT), Action(seat, FOLD), *raises]
+                return [make_action(seat, FOLD)]
+            raises = [make_action(seat, call.verb) for call in ENVIT_LADDER[self.envit_call]]
+            return [make_action(seat, ACCEPT), make_action(seat, FOLD), *raises]
         actions: list[Action] = []
         if self.pending:
             if seat != self.answerer:
                 return actions
-            actions += [Action(seat, ACCEPT), Action(seat, FOLD)]
+            actions += [make_action(seat, ACCEPT), make_action(seat, FOLD)]
         elif seat == self.to_play:
             plays = self._plays(seat)
             actions += plays
-            actions += [Action(seat, COVER, a.arg) for a in plays]
+            actions += [make_action(seat, COVER, a.arg) for a in plays]
         else:
             return actions
         if self.may_raise(seat):
-            actions.append(Action(seat, self.ladder[self.next_raise() - 1].verb))
+            actions.append(make_action(seat, self.ladder[self.next_raise() - 1].verb))
         if self.may_envit(seat):
-            actions += [Action(seat, call.verb) for call in ENVIT_LADDER[None]]
+            actions += [make_action(seat, call.verb) for call in ENVIT_LADDER[None]]
         return actions
 
     # ------------------------------------------------------------------------------------ actions
@@ -267,7 +267,7 @@ class ValencianGame(LadderGame):
             hand.remove(UNKNOWN)
             self.known.add(card)
         stake = self.stake
-        event = self._record(Event(seat, verb, card, "play", False, could, len(self.tricks) + 1, stake, stake))
+        event = self._record(make_event(seat, verb, card, "play", False, could, len(self.tricks) + 1, stake, stake))
         trick = self.trick
         trick.append((seat, shown))
         if len(trick) < self.n:
@@ -285,7 +285,9 @@ class ValencianGame(LadderGame):
         self.envit_caller = seat
         self.envit_answerer = (seat + 1) % self.n  # the next opponent answers for the side
         stake = self.stake
-        return self._record(Event(seat, call.verb, None, "envit", False, could, len(self.tricks) + 1, stake, stake))
+        return self._record(
+            make_event(seat, call.verb, None, "envit", False, could, len(self.tricks) + 1, stake, stake)
+        )
 
     def _answer_envit(self, seat: int, verb: str) -> Event:
         call = self.envit_rung
@@ -295,7 +297,7 @@ class ValencianGame(LadderGame):
         self.envit_pending = False
         stake = self.stake
         trick_no = len(self.tricks) + 1
-        return self._record(Event(seat, verb, None, "envit_answer", False, False, trick_no, stake, stake))
+        return self._record(make_event(seat, verb, None, "envit_answer", False, False, trick_no, stake, stake))
 
     # ------------------------------------------------------------------------------------ scoring
     def envit_winner(self) -> int:

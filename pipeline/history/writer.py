@@ -124,7 +124,7 @@ def arg_text(deck: Deck, event: Event) -> str | None:
     if event.arg is None:
         return None
     if ARG_KINDS.get(event.verb) == "card":
-        return deck.text(event.arg)  # type: ignore[arg-type]
+        return deck.text(event.arg)
     return str(event.arg)
 
 
@@ -134,7 +134,7 @@ def hand_from_record(game: Game, hand: HandRecord) -> HandText:
     body: list[str] = []
     for event in hand.events:
         if event.verb == DEALT:
-            dealt: Sequence[Sequence[int]] = event.arg  # type: ignore[assignment]
+            dealt: Sequence[Sequence[int]] = event.arg
             body.extend(deal_lines([[deck.text(card) for card in cards] for cards in dealt]))
         elif event.verb not in (CUT, DEAL):
             body.append(action_line(event.seat, event.verb, arg_text(deck, event)))

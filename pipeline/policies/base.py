@@ -12,6 +12,7 @@ family's decisions live in their own mixin module (``policies/<family>_decisions
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from mypy_extensions import trait
@@ -39,13 +40,20 @@ class DecisionPolicy:
     def describe(self) -> str:
         return " ".join([self.name, *(f"{k}={v:g}" for k, v in self.params.items())])
 
+    def __init__(self) -> None:
+        self._methods: dict[str, Callable[[SeatView, random.Random], Action | None]] = {}
+
     def step(self, view: SeatView, rng: random.Random) -> Action | None:
-        """Call the method named after the decision the view asks for (``turn``, ``answer``...)."""
-        method = getattr(self, view.decision, None)
+        """Call the method named after the decision the view asks for (``turn``, ``answer``...); each
+        method is looked up once per policy (a step is taken for every decision of every game)."""
+        decision = view.decision
+        method = self._methods.get(decision)
         if method is None:
-            raise ValueError(f"policy {self.name} cannot take the decision {view.decision!r}")
-        result: Action | None = method(view, rng)
-        return result
+            method = getattr(self, decision, None)
+            if method is None:
+                raise ValueError(f"policy {self.name} cannot take the decision {decision!r}")
+            self._methods[decision] = method
+        return method(view, rng)
 
     def turn(self, view: SeatView, rng: random.Random) -> Action:
         raise NotImplementedError

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from mypy_extensions import trait
 
-from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, make_action
 from pipeline.engine.french import REDEAL, REFUSE, RESTE, signal_words
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
@@ -61,26 +61,26 @@ class FrenchDecisions(JudgingPolicy):
             and not view.trick
             and self.strength_pct(view) < self.params["redeal_below"]
         ):
-            redeal = Action(view.seat, REDEAL)
+            redeal = make_action(view.seat, REDEAL)
             if redeal in view.legal():
                 return redeal
         if view.may_raise():
             strength = self.french_strength(view)
             if strength >= self.raise_at or rng.random() < self.bluff:
                 return self.french_raise(view, strength)
-        return Action(view.seat, PLAY, self.card_to_play(view))
+        return make_action(view.seat, PLAY, self.card_to_play(view))
 
     def french_answer(self, view: SeatView, rng: random.Random) -> Action:
         """Answer a raise: raise back from ``raise_at``, accept from ``call_at``, else fold."""
         strength = self.french_strength(view)
         if view.may_raise() and strength >= self.raise_at:
             return self.french_raise(view, strength)
-        return Action(view.seat, ACCEPT if strength >= self.call_at else FOLD)
+        return make_action(view.seat, ACCEPT if strength >= self.call_at else FOLD)
 
     def redeal_answer(self, view: SeatView, rng: random.Random) -> Action:
         """Agree to new cards when one's own hand is weak too."""
         agree = self.strength_pct(view) < self.params["redeal_accept_below"]
-        return Action(view.seat, ACCEPT if agree else REFUSE)
+        return make_action(view.seat, ACCEPT if agree else REFUSE)
 
     def french_signal(self, view: SeatView, rng: random.Random) -> Action:
         """Signal the ranking's top ranks held, or, with probability ``lie``, any other signal."""
@@ -89,5 +89,5 @@ class FrenchDecisions(JudgingPolicy):
         held = {rank_of[c] for c in view.dealt}
         truth = "".join(r for r in top if r in held) or "-"
         if rng.random() < self.params["lie"]:
-            return Action(view.seat, SIGNAL, rng.choice([s for s in signal_words(top) if s != truth]))
-        return Action(view.seat, SIGNAL, truth)
+            return make_action(view.seat, SIGNAL, rng.choice([s for s in signal_words(top) if s != truth]))
+        return make_action(view.seat, SIGNAL, truth)

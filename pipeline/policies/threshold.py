@@ -17,7 +17,20 @@ from __future__ import annotations
 
 import random
 
-from pipeline.engine.actions import ACCEPT, CUT, DEAL, FOLD, HOLD, NOCUT, PASS, PLAY, SIGNAL, SIGNALS, Action
+from pipeline.engine.actions import (
+    ACCEPT,
+    CUT,
+    DEAL,
+    FOLD,
+    HOLD,
+    NOCUT,
+    PASS,
+    PLAY,
+    SIGNAL,
+    SIGNALS,
+    Action,
+    make_action,
+)
 from pipeline.engine.game import team_of_seat
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import DecisionPolicy
@@ -36,6 +49,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
     name = "threshold"
 
     def __init__(self, **params: float) -> None:
+        super().__init__()
         self.params = {**DEFAULTS, **params}
         self.p = self.params
         self.raise_at = self.params["raise_at"]
@@ -69,7 +83,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         raise_action = view.raise_action()
         if raise_action is not None and self.wants_raise(view, rng):
             return raise_action
-        return Action(view.seat, PLAY, self.card_to_play(view))
+        return make_action(view.seat, PLAY, self.card_to_play(view))
 
     def raise_option(self, view: SeatView, rng: random.Random) -> Action | None:
         return _raise_action(view) if self.wants_raise(view, rng) else None
@@ -78,7 +92,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         strength = self.effective_strength(view)
         if view.may_raise() and strength >= self.raise_at:
             return _raise_action(view)
-        return Action(view.seat, ACCEPT if strength >= self.call_at else FOLD)
+        return make_action(view.seat, ACCEPT if strength >= self.call_at else FOLD)
 
     def hold(self, view: SeatView, rng: random.Random) -> Action:
         strength = self.strength_pct(view)
@@ -86,20 +100,20 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         if partner:
             partner_pct = strength_table(view.rules, len(partner)).lookup(view.power, partner)[1]
             strength = max(strength, partner_pct)
-        return Action(view.seat, HOLD if strength >= self.call_at else PASS)
+        return make_action(view.seat, HOLD if strength >= self.call_at else PASS)
 
     def cut(self, view: SeatView, rng: random.Random) -> Action:
-        return Action(view.seat, NOCUT if rng.random() < self.params["nocut"] else CUT)
+        return make_action(view.seat, NOCUT if rng.random() < self.params["nocut"] else CUT)
 
     def deal(self, view: SeatView, rng: random.Random) -> Action:
-        return Action(view.seat, DEAL, 1 if rng.random() < self.params["one_card"] else 3)
+        return make_action(view.seat, DEAL, 1 if rng.random() < self.params["one_card"] else 3)
 
     def signal(self, view: SeatView, rng: random.Random) -> Action:
         truth = "".join(r for r in ("3", "2", "1") if any(view.rules.deck.rank_of[c] == r for c in view.dealt))
         truth = truth or "-"
         if rng.random() < self.params["lie"]:
-            return Action(view.seat, SIGNAL, rng.choice([s for s in SIGNALS if s != truth]))
-        return Action(view.seat, SIGNAL, truth)
+            return make_action(view.seat, SIGNAL, rng.choice([s for s in SIGNALS if s != truth]))
+        return make_action(view.seat, SIGNAL, truth)
 
     # ------------------------------------------------------------------ card play
     def card_to_play(self, view: SeatView) -> int:

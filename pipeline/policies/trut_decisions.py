@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from mypy_extensions import trait
 
-from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, PLAY, SING, Action
+from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, PLAY, SING, Action, make_action
 from pipeline.engine.game import team_of_seat
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
@@ -74,7 +74,7 @@ class TrutDecisions(JudgingPolicy):
         """The seat to play: trut first, or play a card."""
         if view.may_raise() and self._wants_trut(view, rng):
             return _trut_action(view)
-        return Action(view.seat, PLAY, trut_card(view))
+        return make_action(view.seat, PLAY, trut_card(view))
 
     def trut_option(self, view: SeatView, rng: random.Random) -> Action | None:
         """Any other seat, at any moment: trut, or let the play go on."""
@@ -83,17 +83,17 @@ class TrutDecisions(JudgingPolicy):
     def trut_answer(self, view: SeatView, rng: random.Random) -> Action:
         public = view.public
         if public["special"] == "fortial":
-            return Action(view.seat, ACCEPT)
+            return make_action(view.seat, ACCEPT)
         if public["announced"]:
             need = self.params["see_announced"]
         else:
             need = self.params["office_see_at" if public["special"] == "trut_office" else "see_at"]
-        return Action(view.seat, ACCEPT if self.effective_strength(view) >= need else FOLD)
+        return make_action(view.seat, ACCEPT if self.effective_strength(view) >= need else FOLD)
 
     def fortial(self, view: SeatView, rng: random.Random) -> Action:
         if self.strength_pct(view) >= self.params["fortial_at"]:
             return _trut_action(view)
-        return Action(view.seat, PASS)
+        return make_action(view.seat, PASS)
 
     def trut_office(self, view: SeatView, rng: random.Random) -> Action:
         """The side facing 2 petits must trut (trut-gatinaise)."""
@@ -117,14 +117,14 @@ class TrutDecisions(JudgingPolicy):
         return _sing_if(view, best_three_pct(view) < self.params["chanter_below"])
 
     def tenir(self, view: SeatView, rng: random.Random) -> Action:
-        return Action(view.seat, HOLD if self.strength_pct(view) >= self.params["tenir_at"] else PASS)
+        return make_action(view.seat, HOLD if self.strength_pct(view) >= self.params["tenir_at"] else PASS)
 
     def discard(self, view: SeatView, rng: random.Random) -> Action:
         """Keep the 3 highest cards by power; discard the others, named in the order they are held."""
         cards = view.cards
         keep = best_three(view.power, cards)
         text = view.rules.deck.text
-        return Action(view.seat, DISCARD, " ".join(text(c) for i, c in enumerate(cards) if i not in keep))
+        return make_action(view.seat, DISCARD, " ".join(text(c) for i, c in enumerate(cards) if i not in keep))
 
     def _wants_trut(self, view: SeatView, rng: random.Random) -> bool:
         """Asked at every moment a trut is possible, so the answer is kept until the next trick (the
@@ -156,7 +156,7 @@ def best_three_pct(view: SeatView) -> float:
 
 
 def _sing_if(view: SeatView, sing: bool) -> Action:
-    return Action(view.seat, SING if sing else NOSING)
+    return make_action(view.seat, SING if sing else NOSING)
 
 
 def _trut_action(view: SeatView) -> Action:

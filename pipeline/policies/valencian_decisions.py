@@ -32,7 +32,7 @@ from typing import ClassVar
 
 from mypy_extensions import trait
 
-from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, make_action
 from pipeline.engine.rules import Variant
 from pipeline.engine.valencian import COVER, ENVIT, ENVIT_FALTA, FALTA, SENYES, TORNE, envit_value
 from pipeline.engine.view import SeatView
@@ -107,7 +107,7 @@ def _call_envit(policy: JudgingPolicy, view: SeatView, rng: random.Random) -> Ac
         verb = ENVIT
     else:
         return None
-    return Action(view.seat, verb) if view.may_envit() else None
+    return make_action(view.seat, verb) if view.may_envit() else None
 
 
 def _cover_worthless(policy: JudgingPolicy, view: SeatView, card: int, rng: random.Random) -> bool:
@@ -145,10 +145,10 @@ class ValencianDecisions(JudgingPolicy):
             rung = next(k for k, r in enumerate(view.rules.ladder, 1) if r.stake > view.stake)
             needed = self.raise_at + (rung - 1) * self.params["ladder_step"]
             if truc_strength(self, view) >= needed or rng.random() < self.params["bluff"]:
-                return Action(view.seat, view.rules.ladder[rung - 1].verb)
+                return make_action(view.seat, view.rules.ladder[rung - 1].verb)
         card = self.card_to_play(view)
         verb = COVER if _cover_worthless(self, view, card, rng) else PLAY
-        return Action(view.seat, verb, card)
+        return make_action(view.seat, verb, card)
 
     def valencian_answer(self, view: SeatView, rng: random.Random) -> Action:
         """A pending truc: envit first if wanted (seed 004 rule a), then raise back, accept or fold."""
@@ -161,7 +161,7 @@ class ValencianDecisions(JudgingPolicy):
         if raising is not None and strength >= self.raise_at + (_rungs(view.rules)[raising.verb] - 1) * step:
             return raising
         needed = self.call_at + (_pending_rung(view) - 1) * step
-        return Action(view.seat, ACCEPT if strength >= needed else FOLD)
+        return make_action(view.seat, ACCEPT if strength >= needed else FOLD)
 
     def envit_answer(self, view: SeatView, rng: random.Random) -> Action:
         """A pending envit, torne or falta: raise it, accept or fold by the envit percentile."""
@@ -178,7 +178,7 @@ class ValencianDecisions(JudgingPolicy):
         accept = _find(legal, ACCEPT)
         if accept is not None and pct >= p["envit_call"]:
             return accept
-        return Action(view.seat, FOLD)
+        return make_action(view.seat, FOLD)
 
     def senya(self, view: SeatView, rng: random.Random) -> Action:
         """Signal the top cards held and a 33 of envit (seed 004 "Senyes"); lie with probability ``lie``."""
@@ -190,5 +190,5 @@ class ValencianDecisions(JudgingPolicy):
         truth = "+".join(claims) or "-"
         if rng.random() < self.params["lie"]:
             words = [a.arg for a in view.legal() if a.verb == SIGNAL and a.arg != truth]
-            return Action(view.seat, SIGNAL, rng.choice(words))
-        return Action(view.seat, SIGNAL, truth)
+            return make_action(view.seat, SIGNAL, rng.choice(words))
+        return make_action(view.seat, SIGNAL, truth)
