@@ -9,13 +9,14 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
+from typing import Final
 
-from pipeline.engine.game import Game, HandRecord, Phase, new_game
+from pipeline.engine.game import HAND_OVER, Game, HandRecord, new_game
 from pipeline.engine.rules import Config
 from pipeline.engine.view import SeatView
 from pipeline.policies import Policy
 
-MAX_HANDS = 10_000
+MAX_HANDS: Final = 10_000
 """A guard: no game of any variant needs this many hands; reaching it means a rules bug."""
 
 
@@ -35,34 +36,32 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
     rng = random.Random(seed ^ 0x5EED_0F_B075)
     hands: list[HandRecord] = []
     steps = [p.step for p in policies]
-    deal, actor, optional_actors, apply = game.deal, game.actor, game.optional_actors, game.apply_trusted
-    decision = game.decision
     views = [SeatView(game, s) for s in range(game.n)]  # live windows on the game, one per seat
     optional_views = [SeatView(game, s, True) for s in range(game.n)]
-    over = Phase.HAND_OVER
+    # The game's methods are called on it directly: compiled (pipeline.accel), that is a native call.
     while True:
-        while game.phase != over:
-            seat = actor()
+        while game.phase is not HAND_OVER:
+            seat = game.actor()
             if seat < 0:
-                deal()
+                game.deal()
                 continue
             acted = False
-            for other in optional_actors():  # seats that may act now are asked first, in order
+            for other in game.optional_actors():  # seats that may act now are asked first, in order
                 view = optional_views[other]
-                view.decision = decision(other, True)
+                view.decision = game.decision(other, True)
                 action = steps[other](view, rng)
                 if action is not None:
-                    apply(action)
+                    game.apply_trusted(action)
                     acted = True
                     break
             if acted:
                 continue
             view = views[seat]
-            view.decision = decision(seat, False)
+            view.decision = game.decision(seat, False)
             action = steps[seat](view, rng)
             if action is None:
                 raise SimulationError(f"policy of seat {seat} returned no action where one is required")
-            apply(action)
+            game.apply_trusted(action)
         hands.append(game.last_hand)  # type: ignore[arg-type]
         if game.over:
             return game, hands

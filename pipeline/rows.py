@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Final
 
 from pipeline.cards import UNKNOWN, Deck
 from pipeline.engine.actions import ARG_KINDS, DEALT, PLAY
@@ -16,7 +17,7 @@ from pipeline.engine.rules import Variant
 from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import hand_strength
 
-CARD_VERBS = frozenset(verb for verb, kind in ARG_KINDS.items() if kind == "card" and verb != PLAY)
+CARD_VERBS: Final = frozenset(verb for verb, kind in ARG_KINDS.items() if kind == "card" and verb != PLAY)
 """Verbs other than ``play`` whose argument is one card (``cover``): written as the card's text."""
 
 
@@ -167,7 +168,7 @@ def add_game(
 _PLAIN_TAIL: list[object] = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  # void=False, every other extra null
 
 
-_DETAIL_INDEX = {name: i for i, name in enumerate(HAND_DETAIL_COLUMNS)}
+_DETAIL_INDEX: Final = {name: i for i, name in enumerate(HAND_DETAIL_COLUMNS)}
 _VOID, _POINTS2, _SCORE2 = (_DETAIL_INDEX[name] for name in ("void", "points_team2", "score_before_team2"))
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb, prod
 from pathlib import Path
+from typing import Final
 
 from pipeline.engine.rules import TIE, Variant
 
@@ -150,7 +151,7 @@ def hand_strength(variant: Variant, cards: tuple[int, ...]) -> tuple[float, floa
 _STRENGTH_BY_SET: dict[Variant, dict[int, tuple[float, float]]] = {}
 
 
-CACHE_VERSION = 1
+CACHE_VERSION: Final = 1
 """Bump when the strength definition or the reference card-play rule changes."""
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 
 class Action(NamedTuple):
@@ -31,7 +31,7 @@ class Event(NamedTuple):
     stake_after: int  # for a raise, the stake it proposes
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 
 
 def make_action(seat: int, verb: str, arg: int | str | None = None) -> Action:
@@ -67,26 +67,26 @@ class RuleError(ValueError):
 
 
 # Verbs the engine knows (FORMAT.md "Verbs", plus the steps the text leaves implicit).
-PLAY = "play"
-ACCEPT = "accept"
-FOLD = "fold"
-CUT = "cut"
-NOCUT = "nocut"
-DEAL = "deal"
-DEALT = "dealt"
-HOLD = "hold"
-PASS = "pass"
-SIGNAL = "signal"
-SING = "sing"  # la chanson / chanter (trut-gatinaise, trut-gatine): sing, or agree to sing
-NOSING = "nosing"
-ASK = "ask"  # la chanson: the eldest names how many extra cards each player is dealt
-DISCARD = "discard"  # keep 3 cards after extra cards were dealt
+PLAY: Final = "play"
+ACCEPT: Final = "accept"
+FOLD: Final = "fold"
+CUT: Final = "cut"
+NOCUT: Final = "nocut"
+DEAL: Final = "deal"
+DEALT: Final = "dealt"
+HOLD: Final = "hold"
+PASS: Final = "pass"
+SIGNAL: Final = "signal"
+SING: Final = "sing"  # la chanson / chanter (trut-gatinaise, trut-gatine): sing, or agree to sing
+NOSING: Final = "nosing"
+ASK: Final = "ask"  # la chanson: the eldest names how many extra cards each player is dealt
+DISCARD: Final = "discard"  # keep 3 cards after extra cards were dealt
 
-SIGNAL_RANKS = ("3", "2", "1")
+SIGNAL_RANKS: Final = ("3", "2", "1")
 """What partners may signal (seed 000 "Communication"): holding a three, a two, an ace. A signal is
 the ranks claimed, high first, or ``-`` for nothing."""
 
-SIGNALS = ("-", "3", "2", "1", "32", "31", "21", "321")
+SIGNALS: Final = ("-", "3", "2", "1", "32", "31", "21", "321")
 
 # How each verb's argument is written in the text format (FORMAT.md "Verbs"): "card" a card, "cards" one
 # or more cards, "int" a whole number, "int|reste" a number or the word reste, "word" one word,
@@ -102,7 +102,7 @@ ARG_KINDS: dict[str, str] = {
     SIGNAL: "word",
 }
 
-KNOWN_VERBS = frozenset(
+KNOWN_VERBS: Final = frozenset(
     [PLAY, ACCEPT, FOLD, CUT, NOCUT, DEAL, DEALT, HOLD, PASS, SIGNAL, "redeal", "refuse", SING, NOSING]
     + list(ARG_KINDS)
     + ["truc", "retruc", "quatre-val", "joc-fora", "envit", "torne", "falta", "envit-falta"]

@@ -26,24 +26,24 @@ from __future__ import annotations
 import functools
 import random
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
 from pipeline.engine.rules import Config, first_decisive_or_eldest
 
-RAISE = "raise"
-RESTE = "reste"
-REDEAL = "redeal"
-REFUSE = "refuse"
+RAISE: Final = "raise"
+RESTE: Final = "reste"
+REDEAL: Final = "redeal"
+REFUSE: Final = "refuse"
 
 # What a seat of a french game is asked to decide (``FrenchGame.decision``); the threshold policy's
 # methods of these names are in ``pipeline.policies.french_decisions``.
-TURN_DECISION = "french_turn"
-ANSWER_DECISION = "french_answer"
-REDEAL_DECISION = "redeal_answer"
-SIGNAL_DECISION = "french_signal"
+TURN_DECISION: Final = "french_turn"
+ANSWER_DECISION: Final = "french_answer"
+REDEAL_DECISION: Final = "redeal_answer"
+SIGNAL_DECISION: Final = "french_signal"
 
 
 def first_decisive_or_void(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:

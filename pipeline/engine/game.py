@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import DEALT, FOLD, KNOWN_VERBS, PLAY, Action, Event, RuleError, make_action, make_event
@@ -52,11 +52,11 @@ class Phase(IntEnum):
 
 # The phases the hot paths test, as plain module constants: reading ``Phase.PLAY`` through the enum's
 # metaclass costs five times as much, several times per action.
-PLAYING = Phase.PLAY
-HAND_OVER = Phase.HAND_OVER
-DEALING = Phase.DEAL
+PLAYING: Final = Phase.PLAY
+HAND_OVER: Final = Phase.HAND_OVER
+DEALING: Final = Phase.DEAL
 
-_PHASE_DECISIONS = {Phase.CUT: "cut", Phase.DEAL_CHOICE: "deal", Phase.HOLD: "hold", Phase.SIGNAL: "signal"}
+_PHASE_DECISIONS: Final = {Phase.CUT: "cut", Phase.DEAL_CHOICE: "deal", Phase.HOLD: "hold", Phase.SIGNAL: "signal"}
 
 
 class HandRecord(NamedTuple):

@@ -14,11 +14,11 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from pipeline.cards import Deck
 
-TIE = -1
+TIE: Final = -1
 """A trick's result when the top cards of the two teams are equal."""
 
 
@@ -103,7 +103,7 @@ def first_trick_counts_double(tricks: list[int], total: int, eldest_team: int) -
     return (second, None) if tricks[2] == second else (first, "first_counts_double")
 
 
-TIE_LEADS = ("leader", "maker", "first")
+TIE_LEADS: Final = ("leader", "maker", "first")
 """Who leads after a tied trick: the player who led it, the one who made the tie (played the second of
 the equal top cards), or the one who played the first of them."""
 

@@ -51,16 +51,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
 from pipeline.engine.rules import TIE, Config, OptionSpec
 
-TRUT = "trut"
-_PLAY = PLAYING  # a module constant: read at every step of the simulator
-_SIDE_DETAILS = {
+TRUT: Final = "trut"
+_PLAY: Final = PLAYING  # a module constant: read at every step of the simulator
+_SIDE_DETAILS: Final = {
     sides: tuple(f"{name}_team{s}" for name in ("petits", "longs", "petits_after", "longs_after") for s in range(sides))
     for sides in (2, 3)
 }
@@ -594,13 +594,13 @@ class TrutGame(Game):
 
 # Options and rank order the Trut variants share (data here, so that variant modules need not import each
 # other): seed 003's rank order, seed 001's dealer lead, the two tie-lead readings, brelan.
-TRUT_RANK_ORDER = ("7", "8", "A", "K", "Q", "J", "10", "9")
-TWO_TEAMS = OptionSpec("players", ("4", "2"), "4", "4 in two teams of two, or 2")
-DEALER_LEADS = OptionSpec("dealer_leads", ("off", "on"), "off", "the dealer leads the first trick (seed 001)")
-TIE_LEAD = OptionSpec(
+TRUT_RANK_ORDER: Final = ("7", "8", "A", "K", "Q", "J", "10", "9")
+TWO_TEAMS: Final = OptionSpec("players", ("4", "2"), "4", "4 in two teams of two, or 2")
+DEALER_LEADS: Final = OptionSpec("dealer_leads", ("off", "on"), "off", "the dealer leads the first trick (seed 001)")
+TIE_LEAD: Final = OptionSpec(
     "tie_lead",
     ("maker", "first"),
     "maker",
     "after a tied trick the player who made the tie leads (seed 003), or who played the first equal card",
 )
-BRELAN = OptionSpec("brelan", ("off", "on"), "off", "three of a rank may be announced: 'trut brelan'")
+BRELAN: Final = OptionSpec("brelan", ("off", "on"), "off", "three of a rank may be announced: 'trut brelan'")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from pipeline.cards import UNKNOWN, CardError
 from pipeline.engine.actions import (
@@ -42,25 +42,25 @@ from pipeline.engine.actions import (
 from pipeline.engine.game import Phase
 from pipeline.engine.trut import TRUT, TrutGame
 
-KEEP = 3
+KEEP: Final = 3
 """The cards a player keeps after extra cards (seed 001: "ne conserve que les 3 cartes de son choix";
 seed 003: "Il en écarte trois et en garde autant"); also the size of a "sec" redeal."""
 
-OFFICE_PETITS = 2
+OFFICE_PETITS: Final = 2
 """A side holding this many petits brings on the variant's own rule: gatinaise's trut d'office and la
 chanson, gatine's "à tenir" and "chanter"."""
 
-MAX_ASK = 3
+MAX_ASK: Final = 3
 """La chanson: the eldest "peut demander 1, 2 ou 3 cartes" (seed 001)."""
 
-CHANTER_CARDS = 3
+CHANTER_CARDS: Final = 3
 """Chanter: "trois cartes supplémentaires sont distribuées" (seed 003)."""
 
-NATURAL_ORDER = ("7", "8", "9", "10", "J", "Q", "K", "A")
+NATURAL_ORDER: Final = ("7", "8", "9", "10", "J", "Q", "K", "A")
 """The order a suite follows (seed 003: 'dans l'ordre "normal"'), whatever the order of play."""
 
-SUITE = "suite"
-TIERCE = "tierce"  # read as ``suite`` (seed 003: "suite" ou "tierce")
+SUITE: Final = "suite"
+TIERCE: Final = "tierce"  # read as ``suite`` (seed 003: "suite" ou "tierce")
 
 
 def is_suite(ranks: Sequence[str]) -> bool:

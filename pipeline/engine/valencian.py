@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from pipeline.cards import UNKNOWN, Deck
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError, make_action, make_event
@@ -27,26 +27,26 @@ from pipeline.engine.game import PLAYING, Phase
 from pipeline.engine.ladder import LadderGame
 from pipeline.engine.rules import Config
 
-COVER = "cover"
+COVER: Final = "cover"
 ENVIT, TORNE, FALTA, ENVIT_FALTA = "envit", "torne", "falta", "envit-falta"
 
-JOC_FORA_STAKE = 5
+JOC_FORA_STAKE: Final = 5
 """The stake recorded for the ``joc-fora`` rung: a marker of the rung (the whole game), not stones."""
 
-FALTA_STAKE = -1
+FALTA_STAKE: Final = -1
 """An envit accepted for the falta: its stones depend on the loser's stones (``falta_stones``)."""
 
 # Decisions (``Game.decision``): a policy has a method of each name (``policies/valencian_decisions.py``).
-TURN_DECISION = "valencian_turn"  # the seat to play: play or cover a card, envit, raise
-ANSWER_DECISION = "valencian_answer"  # answer a pending truc (or envit first, seed 004 rule a)
-ENVIT_ANSWER_DECISION = "envit_answer"  # answer a pending envit, torne, falta
-SENYA_DECISION = "senya"  # the signal to the partner
+TURN_DECISION: Final = "valencian_turn"  # the seat to play: play or cover a card, envit, raise
+ANSWER_DECISION: Final = "valencian_answer"  # answer a pending truc (or envit first, seed 004 rule a)
+ENVIT_ANSWER_DECISION: Final = "envit_answer"  # answer a pending envit, torne, falta
+SENYA_DECISION: Final = "senya"  # the signal to the partner
 
-SENYES = ("1e", "1b", "7e", "7o", "3", "33")
+SENYES: Final = ("1e", "1b", "7e", "7o", "3", "33")
 """The classic signals of seed 004 "Senyes": the Espasa, the Basto, the two manilles, a three, and 33 of
 envit. A signal names the ones claimed, joined by ``+`` in this order (``1e+3``), or ``-`` for nothing."""
 
-SENYA_WORDS = ("-",) + tuple(
+SENYA_WORDS: Final = ("-",) + tuple(
     "+".join(group) for size in range(1, len(SENYES) + 1) for group in combinations(SENYES, size)
 )
 
@@ -70,7 +70,7 @@ ENVIT_LADDER: dict[str | None, tuple[EnvitCall, ...]] = {
 }
 """Seed 004 "L'envit, el torne i la falta": the calls open after each call (``None``: no envit yet)."""
 
-ENVIT_CALLS = frozenset(call.verb for calls in ENVIT_LADDER.values() for call in calls)
+ENVIT_CALLS: Final = frozenset(call.verb for calls in ENVIT_LADDER.values() for call in calls)
 
 
 def envit_value(deck: Deck, cards: Sequence[int]) -> int:

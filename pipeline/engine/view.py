@@ -9,18 +9,20 @@ option is on. It never exposes another seat's cards, except the partner's hand d
 
 from __future__ import annotations
 
+from typing import Final
+
 from pipeline.engine.actions import Action
 from pipeline.engine.game import Game, Phase
 from pipeline.engine.rules import TIE, Variant
 
 # What a seat is asked to decide (``Game.decision``); a policy method of the same name takes it.
-CUT_DECISION = "cut"
-DEAL_DECISION = "deal"
-HOLD_DECISION = "hold"
-SIGNAL_DECISION = "signal"
-ANSWER_DECISION = "answer"  # a bet is pending and this seat answers for its side
-TURN_DECISION = "turn"  # this seat is to play: play a card, or bet first
-RAISE_OPTION = "raise_option"  # this seat has just played and may still raise
+CUT_DECISION: Final = "cut"
+DEAL_DECISION: Final = "deal"
+HOLD_DECISION: Final = "hold"
+SIGNAL_DECISION: Final = "signal"
+ANSWER_DECISION: Final = "answer"  # a bet is pending and this seat answers for its side
+TURN_DECISION: Final = "turn"  # this seat is to play: play a card, or bet first
+RAISE_OPTION: Final = "raise_option"  # this seat has just played and may still raise
 
 
 class SeatView:

@@ -16,6 +16,7 @@ signalled, clipped to [0, 1]. Cards are played by the reference card-play rule o
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from pipeline.engine.actions import (
     ACCEPT,
@@ -39,7 +40,7 @@ from pipeline.policies.trut_decisions import TrutDecisions
 from pipeline.policies.valencian_decisions import ValencianDecisions
 from pipeline.strength import follow_card, hand_strength, lead_card, strength_table
 
-BASE_PARAMS = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
+BASE_PARAMS: Final = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
 
 
 class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianDecisions):
@@ -133,7 +134,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         return cards[follow_card(powers, best_opposing, best_partner > best_opposing)]
 
 
-DEFAULTS = {**BASE_PARAMS, **FrenchDecisions.PARAMS, **TrutDecisions.PARAMS, **ValencianDecisions.PARAMS}
+DEFAULTS: Final = {**BASE_PARAMS, **FrenchDecisions.PARAMS, **TrutDecisions.PARAMS, **ValencianDecisions.PARAMS}
 
 
 def _raise_action(view: SeatView) -> Action:
