@@ -86,83 +86,78 @@ def add_game(
     )
     three_sides = game.sides > 2
     seat_values = variant.seat_values
-    hand_rows = batches["hands"].append
-    seat_rows = batches["seats"].append
-    event_rows = batches["events"].append
+    hand_columns = batches["hands"].columns
+    seat_columns = batches["seats"].columns
+    (s_game, s_hand, s_seat, s_team, s_policy, s_cards, s_strength, s_pct, s_signal, *s_extra) = seat_columns
+    (e_game, e_hand, e_seq, e_seat, e_team, e_verb, e_arg, e_kind, e_answers, e_could, e_trick, e_before,
+     e_after, e_to_play) = batches["events"].columns  # fmt: skip
     for hand in hands:
         h = hand.hand_no
         tricks = list(hand.tricks) + [None] * (3 - len(hand.tricks))
-        hand_rows(
-            (
-                game_id,
-                h,
-                hand.dealer,
-                hand.eldest,
-                team_of[hand.eldest],
-                hand.cards_dealt,
-                hand.score_before[0],
-                hand.score_before[1],
-                hand.stake,
-                hand.ended_by,
-                hand.winner_team,
-                hand.points[0],
-                hand.points[1],
-                len(hand.tricks),
-                tricks[0],
-                tricks[1],
-                tricks[2],
-                hand.tie_rule,
-                *_details(hand, three_sides),
-            )
-        )
+        row: list[object] = [
+            game_id,
+            h,
+            hand.dealer,
+            hand.eldest,
+            team_of[hand.eldest],
+            hand.cards_dealt,
+            hand.score_before[0],
+            hand.score_before[1],
+            hand.stake,
+            hand.ended_by,
+            hand.winner_team,
+            hand.points[0],
+            hand.points[1],
+            len(hand.tricks),
+            tricks[0],
+            tricks[1],
+            tricks[2],
+            hand.tie_rule,
+        ]
+        row.extend(_details(hand, three_sides))
+        for i in range(len(row)):
+            hand_columns[i].append(row[i])
         signals = hand.signals
         for seat, cards in enumerate(hand.dealt):
             text, strength, pct = _seat_cards(variant, cards)
-            signal = signals[(seat - hand.eldest) % n] if signals else None
+            s_game.append(game_id)
+            s_hand.append(h)
+            s_seat.append(seat)
+            s_team.append(team_of[seat])
+            s_policy.append(policies[seat])
+            s_cards.append(text)
+            s_strength.append(strength)
+            s_pct.append(pct)
+            s_signal.append(signals[(seat - hand.eldest) % n] if signals else None)
             extra = seat_values(cards) if seat_values and UNKNOWN not in cards else {}
-            seat_rows(
-                (
-                    game_id,
-                    h,
-                    seat,
-                    team_of[seat],
-                    policies[seat],
-                    text,
-                    strength,
-                    pct,
-                    signal,
-                    *(extra.get(name) for name in SEAT_DETAIL_COLUMNS),
-                )
-            )
-        turns = hand.turns or (-1,) * len(hand.events)
-        for seq, (event, turn) in enumerate(zip(hand.events, turns, strict=True)):
-            seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = event
+            for i in range(len(SEAT_DETAIL_COLUMNS)):
+                s_extra[i].append(extra.get(SEAT_DETAIL_COLUMNS[i]))
+        events = hand.events
+        turns = hand.turns or (-1,) * len(events)
+        for seq in range(len(events)):
+            seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = events[seq]
             if verb == PLAY or verb in CARD_VERBS:
                 arg: str | None = texts[raw]
             elif verb == DEALT:
                 arg = _dealt_arg(variant, raw, hand.cards_dealt)
             else:
                 arg = None if raw is None else str(raw)
-            event_rows(
-                (
-                    game_id,
-                    h,
-                    seq,
-                    seat if seat >= 0 else None,
-                    team_of[seat] if seat >= 0 else None,
-                    verb,
-                    arg,
-                    kind,
-                    answers,
-                    could_raise,
-                    trick_no or None,
-                    stake_before,
-                    stake_after,
-                    turn if turn >= 0 else None,
-                )
-            )
+            turn = turns[seq]
+            e_game.append(game_id)
+            e_hand.append(h)
+            e_seq.append(seq)
+            e_seat.append(seat if seat >= 0 else None)
+            e_team.append(team_of[seat] if seat >= 0 else None)
+            e_verb.append(verb)
+            e_arg.append(arg)
+            e_kind.append(kind)
+            e_answers.append(answers)
+            e_could.append(could_raise)
+            e_trick.append(trick_no or None)
+            e_before.append(stake_before)
+            e_after.append(stake_after)
+            e_to_play.append(turn if turn >= 0 else None)
     return len(hands)
-
 
 
 _PLAIN_TAIL: list[object] = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  # void=False, every other extra null
