@@ -47,6 +47,11 @@ def clean() -> None:
 
 def missing_toolchain() -> str | None:
     """What is missing to compile C extensions here, or None."""
+    for module, package in (("mypyc", "mypy"), ("setuptools", "setuptools")):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"no {module} (pip install {package}; the dev extras have it)"
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler})"
