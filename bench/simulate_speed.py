@@ -9,7 +9,7 @@ Two measures:
 Each figure is given per wall-clock second and per CPU second (the CPU time of the process and its
 workers): the CPU figure is the per-core speed and is much less disturbed by other work on the machine.
 Machines are noisy: compare the figures of one run with each other (the last column is the ratio to
-2-player Catalan Truc in the same run).
+2-player Catalan Truc in the same run, for the engine and for the command on 1 worker).
 
     python bench/simulate_speed.py [--games N] [--variants catalan,french,...] [--no-command]
 """
@@ -91,7 +91,7 @@ def main() -> None:
     header = f"{'variant':<16}{'players':>8}{'measure':>10}{'workers':>8}{'hands/s':>11}{'hands/cpu-s':>13}{'ratio':>7}"
     print(header)
     print("-" * len(header))
-    baseline = None
+    baseline = command_baseline = None
     for name in args.variants.split(","):
         for players in VARIANTS[name].players:
             wall, cpu = engine_only(name, players, games)
@@ -102,7 +102,10 @@ def main() -> None:
                 continue
             for workers in (1, 2):
                 wall, cpu = whole_command(name, players, workers, games)
-                print(f"{name:<16}{players:>8}{'command':>10}{workers:>8}{wall:>11,.0f}{cpu:>13,.0f}{'':>7}")
+                if command_baseline is None:
+                    command_baseline = cpu
+                ratio = f"{cpu / command_baseline:>7.2f}" if workers == 1 else f"{'':>7}"
+                print(f"{name:<16}{players:>8}{'command':>10}{workers:>8}{wall:>11,.0f}{cpu:>13,.0f}{ratio}")
 
 
 if __name__ == "__main__":

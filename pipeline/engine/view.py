@@ -81,6 +81,26 @@ class SeatView:
         return list(self._game.trick)
 
     @property
+    def trick_size(self) -> int:
+        """How many cards the current trick holds."""
+        return len(self._game.trick)
+
+    def trick_best(self) -> tuple[int, int]:
+        """The highest power played so far in the current trick by the other sides, and by this seat's own
+        side; -1 for none. (What the card-play rule looks at, without copying the trick.)"""
+        game = self._game
+        power, team_of, team = game.power, game.team_of, self.team
+        opposing = partner = -1
+        for seat, card in game.trick:
+            p = power[card]
+            if team_of[seat] == team:
+                if p > partner:
+                    partner = p
+            elif p > opposing:
+                opposing = p
+        return opposing, partner
+
+    @property
     def trick_no(self) -> int:
         return self._game.trick_no
 

@@ -19,6 +19,7 @@ from mypy_extensions import trait
 
 from pipeline.engine.actions import Action
 from pipeline.engine.view import SeatView
+from pipeline.strength import follow_card, lead_card
 
 
 class Policy(Protocol):
@@ -44,16 +45,19 @@ class DecisionPolicy:
         self._methods: dict[str, Callable[[SeatView, random.Random], Action | None]] = {}
 
     def step(self, view: SeatView, rng: random.Random) -> Action | None:
-        """Call the method named after the decision the view asks for (``turn``, ``answer``...); each
-        method is looked up once per policy (a step is taken for every decision of every game)."""
-        decision = view.decision
-        method = self._methods.get(decision)
-        if method is None:
-            method = getattr(self, decision, None)
-            if method is None:
+        """Call the method named after the decision the view asks for (``turn``, ``answer``...)."""
+        return self.method(view.decision)(view, rng)
+
+    def method(self, decision: str) -> Callable[[SeatView, random.Random], Action | None]:
+        """The method that takes ``decision``, looked up once per policy (the game loop asks for it at every
+        step of every game, and calls it directly)."""
+        found = self._methods.get(decision)
+        if found is None:
+            found = getattr(self, decision, None)
+            if found is None:
                 raise ValueError(f"policy {self.name} cannot take the decision {decision!r}")
-            self._methods[decision] = method
-        return method(view, rng)
+            self._methods[decision] = found
+        return found
 
     def turn(self, view: SeatView, rng: random.Random) -> Action:
         raise NotImplementedError
@@ -75,6 +79,21 @@ class DecisionPolicy:
 
     def deal(self, view: SeatView, rng: random.Random) -> Action:
         raise NotImplementedError
+
+
+def reference_card(view: SeatView) -> int:
+    """The card to play by the reference card-play rule of ``pipeline.strength`` (the highest card to lead;
+    following, the lowest card if the partner wins the trick, else the lowest that wins, else a tie, else
+    the lowest), whatever the number of sides."""
+    cards = view.cards
+    if len(cards) == 1:
+        return cards[0]
+    power = view.power
+    powers = [power[c] for c in cards]
+    if not view.trick_size:
+        return cards[lead_card(powers)]
+    opposing, partner = view.trick_best()
+    return cards[follow_card(powers, opposing, partner > opposing)]
 
 
 @trait

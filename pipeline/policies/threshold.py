@@ -32,13 +32,12 @@ from pipeline.engine.actions import (
     Action,
     make_action,
 )
-from pipeline.engine.game import team_of_seat
 from pipeline.engine.view import SeatView
-from pipeline.policies.base import DecisionPolicy
+from pipeline.policies.base import DecisionPolicy, reference_card
 from pipeline.policies.french_decisions import FrenchDecisions
 from pipeline.policies.trut_decisions import TrutDecisions
 from pipeline.policies.valencian_decisions import ValencianDecisions
-from pipeline.strength import follow_card, hand_strength, lead_card, strength_table
+from pipeline.strength import hand_strength, strength_table
 
 BASE_PARAMS: Final = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
 
@@ -118,20 +117,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
 
     # ------------------------------------------------------------------ card play
     def card_to_play(self, view: SeatView) -> int:
-        cards = view.cards
-        power = view.power
-        powers = [power[c] for c in cards]
-        trick = view.trick
-        if not trick:
-            return cards[lead_card(powers)]
-        team = view.team
-        best_opposing = best_partner = -1
-        for seat, card in trick:
-            if team_of_seat(seat) == team:
-                best_partner = max(best_partner, power[card])
-            else:
-                best_opposing = max(best_opposing, power[card])
-        return cards[follow_card(powers, best_opposing, best_partner > best_opposing)]
+        return reference_card(view)
 
 
 DEFAULTS: Final = {**BASE_PARAMS, **FrenchDecisions.PARAMS, **TrutDecisions.PARAMS, **ValencianDecisions.PARAMS}

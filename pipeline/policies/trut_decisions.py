@@ -35,10 +35,9 @@ from typing import ClassVar
 from mypy_extensions import trait
 
 from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, PLAY, SING, Action, make_action
-from pipeline.engine.game import team_of_seat
 from pipeline.engine.view import SeatView
-from pipeline.policies.base import JudgingPolicy
-from pipeline.strength import follow_card, lead_card, strength_table
+from pipeline.policies.base import JudgingPolicy, reference_card
+from pipeline.strength import strength_table
 
 
 @trait
@@ -166,22 +165,4 @@ def _trut_action(view: SeatView) -> Action:
 
 def trut_card(view: SeatView) -> int:
     """The reference card-play rule (``pipeline.strength``), with three sides in 3-player Trut."""
-    cards = view.cards
-    if len(cards) == 1:
-        return cards[0]
-    power = view.power
-    powers = [power[c] for c in cards]
-    trick = view.trick
-    if not trick:
-        return cards[lead_card(powers)]
-    sides = 3 if view.players == 3 else 2  # in the trut family three players play alone
-    team = view.team
-    best_opposing = best_partner = -1
-    for seat, card in trick:
-        p = power[card]
-        if team_of_seat(seat, sides) == team:
-            if p > best_partner:
-                best_partner = p
-        elif p > best_opposing:
-            best_opposing = p
-    return cards[follow_card(powers, best_opposing, best_partner > best_opposing)]
+    return reference_card(view)
