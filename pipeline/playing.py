@@ -40,7 +40,6 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
     game = new_game(config, seed)
     rng = random.Random(seed ^ 0x5EED_0F_B075)
     hands: list[HandRecord] = []
-    methods: list[dict[str, Decide]] = [{} for _ in policies]  # per seat: decision name -> what takes it
     views = [SeatView(game, s) for s in range(game.n)]  # live windows on the game, one per seat
     optional_views = [SeatView(game, s, True) for s in range(game.n)]
     # The game's methods are called on it directly: compiled (pipeline.accel), that is a native call.
@@ -54,7 +53,7 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
             for other in game.optional_actors():  # seats that may act now are asked first, in order
                 view = optional_views[other]
                 view.decision = decision = game.decision(other, True)
-                action = _method(methods, policies, other, decision)(view, rng)
+                action = _method(policies[other], decision)(view, rng)
                 if action is not None:
                     game.apply_trusted(action)
                     acted = True
@@ -63,7 +62,7 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
                 continue
             view = views[seat]
             view.decision = decision = game.decision(seat, False)
-            action = _method(methods, policies, seat, decision)(view, rng)
+            action = _method(policies[seat], decision)(view, rng)
             if action is None:
                 raise SimulationError(f"policy of seat {seat} returned no action where one is required")
             game.apply_trusted(action)
@@ -75,15 +74,12 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
         game.next_hand()
 
 
-def _method(methods: list[dict[str, Decide]], policies: Sequence[Policy], seat: int, decision: str) -> Decide:
-    """What takes ``decision`` for ``seat``: a ``DecisionPolicy``'s own method (one call less per step than
-    through ``step``), else the policy's ``step``; looked up once per game and decision."""
-    found = methods[seat].get(decision)
-    if found is None:
-        policy = policies[seat]
-        found = policy.method(decision) if isinstance(policy, DecisionPolicy) else policy.step
-        methods[seat][decision] = found
-    return found
+def _method(policy: Policy, decision: str) -> Decide:
+    """What takes ``decision``: a ``DecisionPolicy``'s own method (one call less per step than through
+    ``step``; the policy keeps it once looked up), else the policy's ``step``."""
+    if isinstance(policy, DecisionPolicy):
+        return policy.method(decision)  # a native call once compiled
+    return policy.step
 
 
 def rubber_wins(config: Config) -> int:

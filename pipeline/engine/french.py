@@ -111,7 +111,7 @@ class FrenchGame(Game):
         """The chance step. The first deal of a hand shuffles; a redeal goes on dealing from the same
         shuffled deck ("sans avoir besoin de remêler et recouper", seed 002). The shuffle is a lazy
         Fisher-Yates: only the cards dealt are drawn, which is the same as shuffling the whole deck first."""
-        if self.phase != DEALING:
+        if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand or after an agreed redeal")
         size = len(self.variant.deck)
         if not self.drawn:
@@ -130,7 +130,7 @@ class FrenchGame(Game):
 
     def apply_deal(self, hands: list[list[int]]) -> Event:
         """Apply a recorded deal; a redeal's cards must come from the stock, none dealt before in the hand."""
-        if self.phase == DEALING and self.drawn:
+        if self.phase is DEALING and self.drawn:
             for cards in hands:
                 for card in cards:
                     if card != UNKNOWN and card in self.hand_cards:
@@ -157,7 +157,7 @@ class FrenchGame(Game):
         return (
             self.redeal_open
             and seat == self.eldest
-            and self.phase == PLAYING
+            and self.phase is PLAYING
             and not self.pending
             and self.drawn + self.n * self.cards_dealt <= len(self.variant.deck)
         )
@@ -193,30 +193,30 @@ class FrenchGame(Game):
 
     # ------------------------------------------------------------------------------------- phases
     def _legal_phase(self, seat: int) -> list[Action]:
-        if self.phase == Phase.REDEAL:
+        if self.phase is Phase.REDEAL:
             return [make_action(seat, ACCEPT), make_action(seat, REFUSE)] if seat == self.decider else []
-        if self.phase == Phase.SIGNAL:
+        if self.phase is Phase.SIGNAL:
             return [make_action(seat, SIGNAL, word) for word in self.signal_words] if seat == self.decider else []
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
-        if self.phase == Phase.REDEAL:
+        if self.phase is Phase.REDEAL:
             return self._answer_redeal(seat, verb)
         return super()._apply_phase(seat, verb, arg)
 
     def decision(self, seat: int, optional: bool = False) -> str:
         phase = self.phase
-        if phase == PLAYING:
+        if phase is PLAYING:
             return ANSWER_DECISION if self.answering(seat) else TURN_DECISION
-        if phase == Phase.REDEAL:
+        if phase is Phase.REDEAL:
             return REDEAL_DECISION
-        if phase == Phase.SIGNAL:
+        if phase is Phase.SIGNAL:
             return SIGNAL_DECISION
         return super().decision(seat, optional)
 
     # -------------------------------------------------------------------------------------- raises
     def actor(self) -> int:
-        if self.phase == PLAYING and self.pending:
+        if self.phase is PLAYING and self.pending:
             return self.answerer
         return super().actor()
 
@@ -235,7 +235,7 @@ class FrenchGame(Game):
         return self.target - min(self.scores)
 
     def may_raise(self, seat: int) -> bool:
-        if self.phase != PLAYING:
+        if self.phase is not PLAYING:
             return False
         if self.pending:
             base = self.pending
@@ -257,7 +257,7 @@ class FrenchGame(Game):
     def raise_actions(self, seat: int) -> list[Action]:
         """The raises among ``seat``'s legal actions (``_legal_play``): answering a raise, or on its turn
         when its side did not make the last raise."""
-        if self.phase != PLAYING:
+        if self.phase is not PLAYING:
             return []
         if self.pending:
             return self._raises(seat, self.pending) if seat == self.answerer else []
@@ -350,13 +350,13 @@ class FrenchGame(Game):
     def _explain(self, action: Action) -> RuleError | None:
         seat, verb, arg = action
         phase = self.phase
-        if phase == Phase.REDEAL:
+        if phase is Phase.REDEAL:
             if seat != self.decider:
                 return RuleError("turn", f"seat {self.decider} must answer the request for new cards, not seat {seat}")
             return RuleError("redeal-answer", f"'{verb}' is not an answer to a redeal: accept or refuse")
-        if phase == Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
+        if phase is Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
             return RuleError("signal", f"{arg!r} is not a signal; signals: {' '.join(self.signal_words)}")
-        if phase != PLAYING:
+        if phase is not PLAYING:
             return None
         if verb == REFUSE:
             return RuleError("nothing-to-refuse", "'refuse' answers a request for new cards, and none is pending")

@@ -35,7 +35,9 @@ from pipeline.engine.rules import TIE, Config
 
 
 class Phase(IntEnum):
-    """Where a hand is. Families use the phases they need; ``_first_phase`` and ``_after_deal`` say which."""
+    """Where a hand is. Families use the phases they need; ``_first_phase`` and ``_after_deal`` say which.
+    ``Game.phase`` always holds a member, and is compared by identity (``is``): compiled, ``==`` on an enum
+    is a generic comparison, several per action."""
 
     CUT = 0  # catalan: the cutter cuts or declines (one-card deal possible)
     DEAL_CHOICE = 1  # catalan: after "nocut", the dealer deals one card or three
@@ -80,6 +82,18 @@ class HandRecord(NamedTuple):
     events: tuple[Event, ...]
     details: tuple[tuple[str, Any], ...] = ()
     turns: tuple[int, ...] = ()  # per event: the seat to play a card when it happened, -1 outside play
+
+
+_PLAY_ACTIONS: Final[dict[tuple[int, int], list[list[Action]]]] = {}
+
+
+def _play_actions(players: int, deck_size: int) -> list[list[Action]]:
+    """Per seat, per card of the deck: the action ``play``."""
+    found = _PLAY_ACTIONS.get((players, deck_size))
+    if found is None:
+        found = [[make_action(s, PLAY, c) for c in range(deck_size)] for s in range(players)]
+        _PLAY_ACTIONS[(players, deck_size)] = found
+    return found
 
 
 def new_game(config: Config, *args: Any, **kwargs: Any) -> Game:
@@ -139,7 +153,7 @@ class Game:
 
     def next_hand(self) -> None:
         """Start the next hand once the current one is over; the deal passes to the next seat."""
-        if self.phase != HAND_OVER:
+        if self.phase is not HAND_OVER:
             raise RuleError("hand-not-over", "the current hand is not over")
         if self.over:
             raise RuleError("game-over", "the game is over")
@@ -186,14 +200,14 @@ class Game:
 
     def _legal_phase(self, seat: int) -> list[Action]:
         """Legal actions in a phase other than DEAL, PLAY and HAND_OVER."""
-        if self.phase == Phase.SIGNAL and seat == self.decider:
+        if self.phase is Phase.SIGNAL and seat == self.decider:
             from pipeline.engine.actions import SIGNAL, SIGNALS
 
             return [make_action(seat, SIGNAL, s) for s in SIGNALS]
         return []
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
-        if self.phase == Phase.SIGNAL:
+        if self.phase is Phase.SIGNAL:
             return self._signal(seat, arg)
         raise RuleError("phase", f"no action '{verb}' in phase {self.phase.name}")
 
@@ -219,7 +233,7 @@ class Game:
     def decision(self, seat: int, optional: bool = False) -> str:
         """The name of what ``seat`` is asked to decide now (a policy has a method of that name)."""
         phase = self.phase
-        if phase == PLAYING:
+        if phase is PLAYING:
             if optional:
                 return "raise_option"
             return "answer" if self.answering(seat) else "turn"
@@ -298,16 +312,16 @@ class Game:
 
     @property
     def hand_over(self) -> bool:
-        return self.phase == HAND_OVER
+        return self.phase is HAND_OVER
 
     @property
     def trick_no(self) -> int:
-        return len(self.tricks) + 1 if self.phase == PLAYING else 0
+        return len(self.tricks) + 1 if self.phase is PLAYING else 0
 
     def actor(self) -> int:
         """The seat that must act now; -1 for the chance step or when the hand is over."""
         phase = self.phase
-        if phase == PLAYING:
+        if phase is PLAYING:
             return self.to_play
         if phase in (DEALING, HAND_OVER):
             return -1
@@ -320,7 +334,7 @@ class Game:
     def legal_for(self, seat: int) -> list[Action]:
         """The legal actions of one seat now."""
         phase = self.phase
-        if phase == PLAYING:
+        if phase is PLAYING:
             return self._legal_play(seat)
         if phase in (DEALING, HAND_OVER):
             return []
@@ -331,6 +345,10 @@ class Game:
         hand)."""
         return self.cards_dealt
 
+    def play_action(self, seat: int, card: int) -> Action:
+        """The action ``seat play card`` (made once per seat and card of a deck: bots play many)."""
+        return _play_actions(self.n, len(self.variant.deck))[seat][card]
+
     def _plays(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         if UNKNOWN in hand:  # a replayed hand with unseen cards: any unseen card may be played
@@ -338,7 +356,8 @@ class Game:
             options = [c for c in hand if c != UNKNOWN]
             options += [c for c in range(len(self.variant.deck)) if c not in seen and c not in options]
             return [make_action(seat, PLAY, c) for c in options]
-        return [make_action(seat, PLAY, c) for c in hand]
+        actions = _play_actions(self.n, len(self.variant.deck))[seat]
+        return [actions[c] for c in hand]
 
     def legal_actions(self) -> list[Action]:
         """Every legal action now, of every seat that may act."""
@@ -350,7 +369,7 @@ class Game:
 
     def deal(self, rng: random.Random | None = None) -> Event:
         """The chance step: shuffle and deal, one card at a time from the eldest."""
-        if self.phase != DEALING:
+        if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         n, k = self.n, self.cards_dealt
         cards = list(range(len(self.variant.deck)))
@@ -367,7 +386,7 @@ class Game:
 
     def apply_deal(self, hands: list[list[int]]) -> Event:
         """Apply a recorded deal (cards per seat; ``UNKNOWN`` for unseen cards), checking it."""
-        if self.phase != DEALING:
+        if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         if len(hands) != self.n:
             raise RuleError("deal-seats", f"the deal lists {len(hands)} seats, the game has {self.n}")
@@ -432,11 +451,11 @@ class Game:
         """Apply an action known to be legal (taken from ``legal_for``)."""
         seat, verb, arg = action
         phase = self.phase
-        if phase == PLAYING:
+        if phase is PLAYING:
             if verb == PLAY:
                 return self._play(seat, arg)  # type: ignore[arg-type]
             return self._apply_bet(seat, verb, arg)
-        if phase == HAND_OVER:
+        if phase is HAND_OVER:
             raise RuleError("hand-over", "the hand is over")
         self.after_play = -1
         return self._apply_phase(seat, verb, arg)
@@ -445,7 +464,7 @@ class Game:
         """Keep ``event`` in the hand's record, with the seat whose turn it was to play a card (-1 outside
         trick play): what tells a raise or a trut out of turn from one in turn."""
         self.events.append(event)
-        self.turns.append(self.to_play if self.phase == PLAYING else -1)
+        self.turns.append(self.to_play if self.phase is PLAYING else -1)
         return event
 
     def _play(self, seat: int, card: int) -> Event:
@@ -519,17 +538,17 @@ class Game:
         if not 0 <= seat < self.n:
             return RuleError("seat", f"seat {seat} does not exist in a {self.n}-player game")
         phase = self.phase
-        if phase == HAND_OVER:
+        if phase is HAND_OVER:
             return RuleError("hand-over", "the hand is already decided")
-        if phase == DEALING:
+        if phase is DEALING:
             return RuleError("deal-expected", f"the cards must be dealt before '{verb}'")
         family = self._explain(action)
         if family is not None:
             return family
-        if phase != PLAYING:
+        if phase is not PLAYING:
             if seat != self.decider:
                 return RuleError("turn", f"seat {self.decider} must act now ({phase.name.lower()}), not seat {seat}")
-            if phase == Phase.SIGNAL and verb == "signal":
+            if phase is Phase.SIGNAL and verb == "signal":
                 from pipeline.engine.actions import SIGNALS
 
                 return RuleError("signal", f"{arg!r} is not a signal; signals: {' '.join(SIGNALS)}")

@@ -69,26 +69,26 @@ class LadderGame(Game):
         if seat != self.decider:
             return []
         phase = self.phase
-        if phase == Phase.CUT:
+        if phase is Phase.CUT:
             return [make_action(seat, CUT), make_action(seat, NOCUT)]
-        if phase == Phase.DEAL_CHOICE:
+        if phase is Phase.DEAL_CHOICE:
             return [make_action(seat, DEAL, 1), make_action(seat, DEAL, 3)]
-        if phase == Phase.HOLD:
+        if phase is Phase.HOLD:
             return [make_action(seat, HOLD), make_action(seat, PASS)]
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
         phase, stake = self.phase, self.stake
-        if phase == Phase.CUT:
+        if phase is Phase.CUT:
             self.phase = DEALING if verb == CUT else Phase.DEAL_CHOICE
             if verb == NOCUT:
                 self.decider = self.dealer
             return self._record(make_event(seat, verb, None, "deal", False, False, 0, stake, stake))
-        if phase == Phase.DEAL_CHOICE:
+        if phase is Phase.DEAL_CHOICE:
             self.cards_dealt = int(arg)
             self.phase = DEALING
             return self._record(make_event(seat, DEAL, arg, "deal", False, False, 0, stake, stake))
-        if phase == Phase.HOLD:
+        if phase is Phase.HOLD:
             if verb == HOLD:
                 self.stake = 3
                 event = self._record(make_event(seat, HOLD, None, "choice", False, False, 0, stake, 3))
@@ -109,7 +109,7 @@ class LadderGame(Game):
 
     # ------------------------------------------------------------------------------------ betting
     def actor(self) -> int:
-        if self.phase == PLAYING:
+        if self.phase is PLAYING:
             return self.answerer if self.pending else self.to_play
         return super().actor()
 
@@ -133,7 +133,7 @@ class LadderGame(Game):
 
     def may_raise(self, seat: int) -> bool:
         pending = self.pending
-        if self.phase != PLAYING or not self.raises_allowed or (pending or self.level) >= len(self.ladder):
+        if self.phase is not PLAYING or not self.raises_allowed or (pending or self.level) >= len(self.ladder):
             return False
         if pending:
             return seat == self.answerer  # accept-and-raise
@@ -225,7 +225,7 @@ class LadderGame(Game):
             if seat != self.decider:
                 return RuleError("turn", f"seat {self.decider} must act now ({expected}), not seat {seat}")
             return RuleError("phase", f"'{verb}' is not allowed now: expected {expected}")
-        if phase != PLAYING:
+        if phase is not PLAYING:
             return None
         if verb == "play" and self.pending and seat != self.answerer:
             return RuleError("answer-first", f"a raise is pending: seat {self.answerer} must answer first")

@@ -239,7 +239,7 @@ class TrutGame(Game):
             if self.answerers:
                 return "trut_answer"
             return "trut_option" if optional else "trut_turn"
-        if phase == Phase.FORTIAL:
+        if phase is Phase.FORTIAL:
             return self.call_kind
         return self._phase_decision(seat, optional)
 
@@ -285,7 +285,7 @@ class TrutGame(Game):
         return actions
 
     def _legal_phase(self, seat: int) -> list[Action]:
-        if self.phase == Phase.FORTIAL:
+        if self.phase is Phase.FORTIAL:
             if seat != self.decider:
                 return []
             actions = self._truts(seat)
@@ -294,7 +294,7 @@ class TrutGame(Game):
 
     # ----------------------------------------------------------------------------------- actions
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
-        if self.phase == Phase.FORTIAL:
+        if self.phase is Phase.FORTIAL:
             if verb == TRUT:  # made before play: the event's trick_no is 0
                 event = self._trut(seat, arg)
                 self._begin_play()
@@ -322,7 +322,7 @@ class TrutGame(Game):
         team = self.team_of[seat]
         self.answerers = [s for s in self.order if self.team_of[s] != team]
         self.after_play = -1
-        trick_no = len(self.tricks) + 1 if self.phase == PLAYING else 0
+        trick_no = len(self.tricks) + 1 if self.phase is PLAYING else 0
         return self._record(make_event(seat, TRUT, word, "raise", False, True, trick_no, self.stake, self.LONG_VALUE))
 
     def _answer(self, seat: int, see: bool) -> Event:
@@ -507,7 +507,7 @@ class TrutGame(Game):
     def apply_deal(self, hands: list[list[int]]) -> Event:
         if not self.extra_cards:
             return super().apply_deal(hands)
-        if self.phase != DEALING:
+        if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         k = self.extra_cards
         if len(hands) != self.n or any(len(h) != k for h in hands):
@@ -548,7 +548,7 @@ class TrutGame(Game):
     def _explain(self, action: Action) -> RuleError | None:
         seat, verb, arg = action
         phase = self.phase
-        if phase == Phase.FORTIAL:
+        if phase is Phase.FORTIAL:
             if seat != self.decider:
                 return RuleError(
                     "fortial", f"seat {self.decider} of the side au fortial decides first; the others may not look yet"
@@ -558,7 +558,7 @@ class TrutGame(Game):
             if verb not in (TRUT, PASS):
                 return RuleError("fortial", f"'{verb}': the side au fortial truts or passes")
             return self._explain_trut(seat, arg)
-        if phase != PLAYING:
+        if phase is not PLAYING:
             return None
         if seat == self.out:
             return RuleError("folded", f"seat {seat} folded and is out of this hand")

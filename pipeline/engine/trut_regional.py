@@ -164,7 +164,7 @@ class RegionalTrutGame(TrutGame):
     # ------------------------------------------------------------------------------ engine hooks
     def _phase_decision(self, seat: int, optional: bool) -> str:
         phase = self.phase
-        if phase == Phase.SING:
+        if phase is Phase.SING:
             return self._sing_decision()
         return self.PHASE_DECISIONS.get(phase) or super()._phase_decision(seat, optional)
 
@@ -172,12 +172,12 @@ class RegionalTrutGame(TrutGame):
         raise NotImplementedError
 
     def _legal_phase(self, seat: int) -> list[Action]:
-        if self.phase == Phase.DISCARD:
+        if self.phase is Phase.DISCARD:
             return self._discard_options(seat) if seat == self.decider else []
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
-        if self.phase == Phase.DISCARD:
+        if self.phase is Phase.DISCARD:
             return self._discard(seat, arg)
         return super()._apply_phase(seat, verb, arg)
 
@@ -191,7 +191,7 @@ class RegionalTrutGame(TrutGame):
         seat, verb, arg = action
         if verb == ASK and isinstance(arg, str) and arg.isascii() and arg.isdigit():
             return make_action(seat, verb, int(arg))
-        if verb == DISCARD and self.phase == Phase.DISCARD and isinstance(seat, int) and 0 <= seat < self.n:
+        if verb == DISCARD and self.phase is Phase.DISCARD and isinstance(seat, int) and 0 <= seat < self.n:
             positions = self._discard_positions(seat, arg)
             if positions is not None:
                 hand = self.hands[seat]
@@ -202,12 +202,12 @@ class RegionalTrutGame(TrutGame):
     def _explain(self, action: Action) -> RuleError | None:
         seat, verb, arg = action
         phase = self.phase
-        if phase == Phase.DISCARD:
+        if phase is Phase.DISCARD:
             return self._explain_discard(seat, verb, arg)
         if phase in (Phase.SING, Phase.HOLD):
             rule = self.special or phase.name.lower()
             if seat != self.decider:
-                what = "whether he holds" if phase == Phase.HOLD else "whether he sings"
+                what = "whether he holds" if phase is Phase.HOLD else "whether he sings"
                 return RuleError(rule, f"seat {self.decider} says now {what}: one by one in play order from the eldest")
             may = ", ".join(" ".join(str(x) for x in a[1:] if x is not None) for a in self.legal_for(seat))
             return RuleError(rule, f"'{verb}' is not allowed now: seat {seat} may say {may}")
@@ -280,7 +280,7 @@ class GatinaiseGame(RegionalTrutGame):
             self._play_office()
 
     def _legal_phase(self, seat: int) -> list[Action]:
-        if self.phase == Phase.SING:
+        if self.phase is Phase.SING:
             if seat != self.decider:
                 return []
             if self.asking:
@@ -289,7 +289,7 @@ class GatinaiseGame(RegionalTrutGame):
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
-        if self.phase != Phase.SING:
+        if self.phase is not Phase.SING:
             return super()._apply_phase(seat, verb, arg)
         if verb == ASK:
             event = self._choice(seat, ASK, arg)
@@ -306,7 +306,7 @@ class GatinaiseGame(RegionalTrutGame):
         return event
 
     def _explain(self, action: Action) -> RuleError | None:
-        if self.phase == Phase.FORTIAL and (action.seat != self.decider or action.verb != TRUT):
+        if self.phase is Phase.FORTIAL and (action.seat != self.decider or action.verb != TRUT):
             return RuleError(
                 "trut_office", f"seat {self.decider} must trut first: the side facing 2 petits truts d'office"
             )
@@ -351,17 +351,17 @@ class GatineGame(RegionalTrutGame):
 
     def _legal_phase(self, seat: int) -> list[Action]:
         phase = self.phase
-        if phase == Phase.SING:
+        if phase is Phase.SING:
             return [make_action(seat, SING), make_action(seat, NOSING)] if seat == self.decider else []
-        if phase == Phase.HOLD:
+        if phase is Phase.HOLD:
             return [make_action(seat, HOLD), make_action(seat, PASS)] if seat == self.decider else []
         return super()._legal_phase(seat)
 
     def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
         phase = self.phase
-        if phase == Phase.SING:
+        if phase is Phase.SING:
             return self._sing(seat, verb)
-        if phase == Phase.HOLD:
+        if phase is Phase.HOLD:
             return self._hold(seat, verb)
         return super()._apply_phase(seat, verb, arg)
 

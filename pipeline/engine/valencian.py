@@ -173,13 +173,13 @@ class ValencianGame(LadderGame):
         super()._after_deal()
 
     def _legal_phase(self, seat: int) -> list[Action]:
-        if self.phase == Phase.SIGNAL:
+        if self.phase is Phase.SIGNAL:
             return [make_action(seat, SIGNAL, w) for w in SENYA_WORDS] if seat == self.decider else []
         return super()._legal_phase(seat)
 
     # ------------------------------------------------------------------------------------ who acts
     def actor(self) -> int:
-        if self.phase == PLAYING and self.envit_pending:
+        if self.phase is PLAYING and self.envit_pending:
             return self.envit_answerer
         return super().actor()
 
@@ -190,18 +190,18 @@ class ValencianGame(LadderGame):
 
     def decision(self, seat: int, optional: bool = False) -> str:
         phase = self.phase
-        if phase == PLAYING:
+        if phase is PLAYING:
             if self.envit_pending:
                 return ENVIT_ANSWER_DECISION
             return ANSWER_DECISION if self.pending else TURN_DECISION
-        if phase == Phase.SIGNAL:
+        if phase is Phase.SIGNAL:
             return SENYA_DECISION
         return super().decision(seat, optional)
 
     def may_raise(self, seat: int) -> bool:
         """The next rung of the truc ladder is open to ``seat``: it answers a raise (accept-and-raise), or it
         is the seat to play and its side did not make the last raise (seed 004 "Trucar, retrucar...")."""
-        if self.phase != PLAYING or self.envit_pending or not self.next_raise():
+        if self.phase is not PLAYING or self.envit_pending or not self.next_raise():
             return False
         if self.pending:
             return seat == self.answerer
@@ -385,9 +385,9 @@ class ValencianGame(LadderGame):
     def _explain(self, action: Action) -> RuleError | None:
         seat, verb, arg = action
         phase = self.phase
-        if phase == Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
+        if phase is Phase.SIGNAL and seat == self.decider and verb == SIGNAL:
             return RuleError("signal", f"{arg!r} is not a senya; senyes: {' '.join(SENYES)} joined by '+', or '-'")
-        if phase != PLAYING:
+        if phase is not PLAYING:
             return None
         if self.envit_pending:
             return self._explain_envit_answer(seat, verb)

@@ -157,7 +157,7 @@ class SeatView:
         """The partner's cards during the 11-point decision (the team looks together), else None. Not in
         trut-gatine's "à tenir", which partners decide "sans se concerter" (seed 003)."""
         game = self._game
-        if game.phase != Phase.HOLD or game.n != 4 or not game.variant.eleven_points:
+        if game.phase is not Phase.HOLD or game.n != 4 or not game.variant.eleven_points:
             return None
         return list(game.hands[(self.seat + 2) % game.n])
 
@@ -180,6 +180,10 @@ class SeatView:
     def raise_action(self) -> Action | None:
         """The raise this seat may make now, or None."""
         return self._game.raise_action(self.seat)
+
+    def play_action(self, card: int) -> Action:
+        """This seat's action of playing ``card``."""
+        return self._game.play_action(self.seat, card)
 
     def raise_actions(self) -> list[Action]:
         """Every raise this seat may make now (several sizes in French Truc)."""

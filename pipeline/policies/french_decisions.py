@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from mypy_extensions import trait
 
-from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, make_action
+from pipeline.engine.actions import ACCEPT, FOLD, SIGNAL, Action, make_action
 from pipeline.engine.french import REDEAL, REFUSE, RESTE, signal_words
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
@@ -68,7 +68,7 @@ class FrenchDecisions(JudgingPolicy):
             strength = self.french_strength(view)
             if strength >= self.raise_at or rng.random() < self.bluff:
                 return self.french_raise(view, strength)
-        return make_action(view.seat, PLAY, self.card_to_play(view))
+        return view.play_action(self.card_to_play(view))
 
     def french_answer(self, view: SeatView, rng: random.Random) -> Action:
         """Answer a raise: raise back from ``raise_at``, accept from ``call_at``, else fold."""

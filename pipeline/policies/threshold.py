@@ -26,7 +26,6 @@ from pipeline.engine.actions import (
     HOLD,
     NOCUT,
     PASS,
-    PLAY,
     SIGNAL,
     SIGNALS,
     Action,
@@ -83,7 +82,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         raise_action = view.raise_action()
         if raise_action is not None and self.wants_raise(view, rng):
             return raise_action
-        return make_action(view.seat, PLAY, self.card_to_play(view))
+        return view.play_action(self.card_to_play(view))
 
     def raise_option(self, view: SeatView, rng: random.Random) -> Action | None:
         return _raise_action(view) if self.wants_raise(view, rng) else None

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from mypy_extensions import trait
 
-from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, PLAY, SING, Action, make_action
+from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, SING, Action, make_action
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy, reference_card
 from pipeline.strength import strength_table
@@ -73,7 +73,7 @@ class TrutDecisions(JudgingPolicy):
         """The seat to play: trut first, or play a card."""
         if view.may_raise() and self._wants_trut(view, rng):
             return _trut_action(view)
-        return make_action(view.seat, PLAY, trut_card(view))
+        return view.play_action(trut_card(view))
 
     def trut_option(self, view: SeatView, rng: random.Random) -> Action | None:
         """Any other seat, at any moment: trut, or let the play go on."""

@@ -148,7 +148,7 @@ class ValencianDecisions(JudgingPolicy):
                 return make_action(view.seat, view.rules.ladder[rung - 1].verb)
         card = self.card_to_play(view)
         verb = COVER if _cover_worthless(self, view, card, rng) else PLAY
-        return make_action(view.seat, verb, card)
+        return view.play_action(card) if verb == PLAY else make_action(view.seat, verb, card)
 
     def valencian_answer(self, view: SeatView, rng: random.Random) -> Action:
         """A pending truc: envit first if wanted (seed 004 rule a), then raise back, accept or fold."""
