@@ -16,8 +16,9 @@ import pytest
 from pipeline.cards import FRENCH_32
 from pipeline.engine.actions import PASS, Action, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase
+from pipeline.engine.hand_rules import first_trick_counts_double
 from pipeline.engine.replay import replay
-from pipeline.engine.rules import TIE, OptionError, first_trick_counts_double
+from pipeline.engine.rules import TIE, OptionError
 from pipeline.engine.trut import TrutGame, token_text
 from pipeline.engine.view import SeatView
 from pipeline.policies.random_policy import RandomPolicy

@@ -31,7 +31,8 @@ from typing import Any, Final
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
-from pipeline.engine.rules import Config, first_decisive_or_eldest
+from pipeline.engine.hand_rules import first_decisive_or_eldest
+from pipeline.engine.rules import Config
 
 RAISE: Final = "raise"
 RESTE: Final = "reste"
@@ -113,7 +114,7 @@ class FrenchGame(Game):
         Fisher-Yates: only the cards dealt are drawn, which is the same as shuffling the whole deck first."""
         if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand or after an agreed redeal")
-        size = len(self.variant.deck)
+        size = self.deck_size
         if not self.drawn:
             self.pile = list(range(size))
         elif len(self.hand_cards) != self.drawn:
@@ -159,7 +160,7 @@ class FrenchGame(Game):
             and seat == self.eldest
             and self.phase is PLAYING
             and not self.pending
-            and self.drawn + self.n * self.cards_dealt <= len(self.variant.deck)
+            and self.drawn + self.n * self.cards_dealt <= self.deck_size
         )
 
     def _ask_redeal(self, seat: int) -> Event:

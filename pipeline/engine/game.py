@@ -84,6 +84,8 @@ class HandRecord(NamedTuple):
     turns: tuple[int, ...] = ()  # per event: the seat to play a card when it happened, -1 outside play
 
 
+_new_tuple: Final = tuple.__new__
+
 _PLAY_ACTIONS: Final[dict[tuple[int, int], list[list[Action]]]] = {}
 
 
@@ -127,6 +129,8 @@ class Game:
             raise ValueError(f"{variant.name} is played by {variant.players} players, not {n}")
         self.sides = sides = variant.sides(n)
         self.team_of = tuple(team_of_seat(s, sides) for s in range(n))
+        self.deck_size = len(variant.deck)
+        self._play_table = _play_actions(n, self.deck_size)  # seat -> card -> the action "play"
         self.power = variant.power
         self.tie_lead = variant.tie_lead  # who leads after a tied trick; an option may change it per game
         self.target = variant.target
@@ -237,7 +241,8 @@ class Game:
             if optional:
                 return "raise_option"
             return "answer" if self.answering(seat) else "turn"
-        return _PHASE_DECISIONS.get(phase, phase.name.lower())
+        named = _PHASE_DECISIONS.get(phase)
+        return named if named is not None else phase.name.lower()
 
     def raise_action(self, seat: int) -> Action | None:
         """The raise ``seat`` may make now, or None (families with one obvious raise answer directly)."""
@@ -347,7 +352,7 @@ class Game:
 
     def play_action(self, seat: int, card: int) -> Action:
         """The action ``seat play card`` (made once per seat and card of a deck: bots play many)."""
-        return _play_actions(self.n, len(self.variant.deck))[seat][card]
+        return self._play_table[seat][card]
 
     def _plays(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
@@ -356,7 +361,7 @@ class Game:
             options = [c for c in hand if c != UNKNOWN]
             options += [c for c in range(len(self.variant.deck)) if c not in seen and c not in options]
             return [make_action(seat, PLAY, c) for c in options]
-        actions = _play_actions(self.n, len(self.variant.deck))[seat]
+        actions = self._play_table[seat]
         return [actions[c] for c in hand]
 
     def legal_actions(self) -> list[Action]:
@@ -372,8 +377,8 @@ class Game:
         if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         n, k = self.n, self.cards_dealt
-        cards = list(range(len(self.variant.deck)))
-        size = len(cards)
+        size = self.deck_size
+        cards = list(range(size))
         draw = (rng or self.rng).random
         hands: list[list[int]] = [[] for _ in range(n)]
         eldest = self.eldest
@@ -507,24 +512,25 @@ class Game:
         self._apply_scores(points)
         self.phase = HAND_OVER
         self.decider = -1
-        self.last_hand = HandRecord(
-            hand_no=self.hand_no,
-            dealer=self.dealer,
-            eldest=self.eldest,
-            cards_dealt=self.cards_dealt,
-            dealt=self.dealt,
-            score_before=self.score_before,
-            stake=self.stake,
-            ended_by=ended_by,
-            winner_team=winner,
-            points=points,
-            tricks=tuple(self.tricks),
-            tie_rule=tie_rule,
-            signals=tuple(self.signals) if self.signals_on and self.signals else None,
-            events=tuple(self.events),
-            turns=tuple(self.turns),
-            details=self._hand_details(),
+        record = (  # HandRecord's fields in order, built as make_event builds an event (once per hand)
+            self.hand_no,
+            self.dealer,
+            self.eldest,
+            self.cards_dealt,
+            self.dealt,
+            self.score_before,
+            self.stake,
+            ended_by,
+            winner,
+            points,
+            tuple(self.tricks),
+            tie_rule,
+            tuple(self.signals) if self.signals_on and self.signals else None,
+            tuple(self.events),
+            self._hand_details(),
+            tuple(self.turns),
         )
+        self.last_hand = _new_tuple(HandRecord, record)
         game_winner = self._game_winner()
         if game_winner is not None:
             self.over = True

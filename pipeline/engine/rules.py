@@ -53,56 +53,6 @@ HandRule = Callable[[list[int], int, int], "tuple[int | None, str | None] | None
 (winning team or None for a void hand, name of the tie rule that decided it or None)."""
 
 
-def first_decisive_or_eldest(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:
-    """Catalan (seed 000 "Le jeu"): two tricks win; with a tied trick, the first trick won outright
-    decides; when every trick is tied the eldest's (non-dealing) team wins. A one-trick hand (one-card
-    deal) is won by its trick, or by the eldest's team when it is tied."""
-    wins = [0, 0]
-    first = -1
-    ties = 0
-    for result in tricks:
-        if result == TIE:
-            ties += 1
-        else:
-            wins[result] += 1
-            if first < 0:
-                first = result
-    if total == 3 and (wins[0] == 2 or wins[1] == 2):
-        return (0 if wins[0] == 2 else 1), None
-    if ties and first >= 0:
-        return first, "first_decisive"
-    if len(tricks) == total:
-        if first >= 0:
-            return first, None
-        return eldest_team, "all_tied_eldest"
-    return None
-
-
-def first_trick_counts_double(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:
-    """Trut (seed 003 "Règle du jeu", seed 001 "Déroulement"): the first trick counts double. The side
-    that takes trick 1 wins unless one other side takes both tricks 2 and 3; a tie in trick 2 or 3 leaves
-    the hand to it, and so does a 1-1-1 split with three sides (seed 001 "Variante pour 3 joueurs"). Trick
-    1 tied: the first later trick won outright decides; every trick tied: the hand is void ("pourrie")."""
-    if not tricks:
-        return None
-    first = tricks[0]
-    if first == TIE:
-        for result in tricks[1:]:
-            if result != TIE:
-                return result, "tie_next_decides"
-        return (None, "all_tied") if len(tricks) == total else None
-    if len(tricks) == 1:
-        return (first, None) if total == 1 else None
-    second = tricks[1]
-    if second == first:
-        return first, None
-    if second == TIE:
-        return first, "first_counts_double"
-    if len(tricks) == 2:
-        return None
-    return (second, None) if tricks[2] == second else (first, "first_counts_double")
-
-
 TIE_LEADS: Final = ("leader", "maker", "first")
 """Who leads after a tied trick: the player who led it, the one who made the tie (played the second of
 the equal top cards), or the one who played the first of them."""

@@ -1,8 +1,9 @@
 """Catalan Truc, seed 000 "Truc en Catalogne" (RULES.md, `catalan`)."""
 
 from pipeline.cards import SPANISH_40
+from pipeline.engine.hand_rules import first_decisive_or_eldest
 from pipeline.engine.ladder import LadderGame
-from pipeline.engine.rules import OptionSpec, Rung, Variant, first_decisive_or_eldest
+from pipeline.engine.rules import OptionSpec, Rung, Variant
 
 CATALAN = Variant(
     name="catalan",

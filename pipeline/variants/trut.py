@@ -6,7 +6,8 @@ No ``signals`` option: seed 003 says the cards are held "sans les montrer ni à 
 """
 
 from pipeline.cards import FRENCH_32
-from pipeline.engine.rules import OptionSpec, Variant, first_trick_counts_double
+from pipeline.engine.hand_rules import first_trick_counts_double
+from pipeline.engine.rules import OptionSpec, Variant
 from pipeline.engine.trut import BRELAN, DEALER_LEADS, TIE_LEAD, TRUT_RANK_ORDER, TrutGame
 
 TRUT = Variant(

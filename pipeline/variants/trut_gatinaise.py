@@ -7,7 +7,8 @@ not take up (its trut d'office and chanson speak of two teams). The options are 
 """
 
 from pipeline.cards import FRENCH_32
-from pipeline.engine.rules import Variant, first_trick_counts_double
+from pipeline.engine.hand_rules import first_trick_counts_double
+from pipeline.engine.rules import Variant
 from pipeline.engine.trut import BRELAN, DEALER_LEADS, TIE_LEAD, TRUT_RANK_ORDER, TWO_TEAMS
 from pipeline.engine.trut_regional import GatinaiseGame
 

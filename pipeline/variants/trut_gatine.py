@@ -8,7 +8,8 @@ are `trut`'s; there is no `brelan` option since the announcements are part of th
 """
 
 from pipeline.cards import FRENCH_32
-from pipeline.engine.rules import Variant, first_trick_counts_double
+from pipeline.engine.hand_rules import first_trick_counts_double
+from pipeline.engine.rules import Variant
 from pipeline.engine.trut import DEALER_LEADS, TIE_LEAD, TWO_TEAMS
 from pipeline.engine.trut_regional import GatineGame
 

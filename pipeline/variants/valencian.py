@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.cards import VALENCIAN_22, VALENCIAN_26, Deck
-from pipeline.engine.rules import Config, OptionSpec, Rung, Variant, first_decisive_or_eldest
+from pipeline.engine.hand_rules import first_decisive_or_eldest
+from pipeline.engine.rules import Config, OptionSpec, Rung, Variant
 from pipeline.engine.valencian import JOC_FORA_STAKE, ValencianGame, envit_value
 
 SUITS = "oceb"
