@@ -59,6 +59,7 @@ demo: $(STAMP) compile
 
 bench: $(STAMP) compile
 	$(BIN)/python bench/simulate_speed.py
+	$(BIN)/python bench/hand_costs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build pipeline/_compiled.json
