@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from pipeline.engine.actions import Action
@@ -20,9 +20,6 @@ from pipeline.policies.base import DecisionPolicy
 
 MAX_HANDS: Final = 10_000
 """A guard: no game of any variant needs this many hands; reaching it means a rules bug."""
-
-Decide = Callable[[SeatView, random.Random], Action | None]
-"""What takes one decision of one seat: a policy's method, or its ``step``."""
 
 
 class SimulationError(ValueError):
@@ -52,8 +49,8 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
             acted = False
             for other in game.optional_actors():  # seats that may act now are asked first, in order
                 view = optional_views[other]
-                view.decision = decision = game.decision(other, True)
-                action = _method(policies[other], decision)(view, rng)
+                view.decision = game.decision(other, True)
+                action = _step(policies[other], view, rng)
                 if action is not None:
                     game.apply_trusted(action)
                     acted = True
@@ -61,8 +58,8 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
             if acted:
                 continue
             view = views[seat]
-            view.decision = decision = game.decision(seat, False)
-            action = _method(policies[seat], decision)(view, rng)
+            view.decision = game.decision(seat, False)
+            action = _step(policies[seat], view, rng)
             if action is None:
                 raise SimulationError(f"policy of seat {seat} returned no action where one is required")
             game.apply_trusted(action)
@@ -74,12 +71,12 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
         game.next_hand()
 
 
-def _method(policy: Policy, decision: str) -> Decide:
-    """What takes ``decision``: a ``DecisionPolicy``'s own method (one call less per step than through
-    ``step``; the policy keeps it once looked up), else the policy's ``step``."""
+def _step(policy: Policy, view: SeatView, rng: random.Random) -> Action | None:
+    """The policy's step. Compiled, a ``DecisionPolicy``'s is a native call, and the threshold policy's
+    calls its most frequent decisions natively too; any other policy is called through Python."""
     if isinstance(policy, DecisionPolicy):
-        return policy.method(decision)  # a native call once compiled
-    return policy.step
+        return policy.step(view, rng)  # the same call, typed: native once compiled
+    return policy.step(view, rng)
 
 
 def rubber_wins(config: Config) -> int:

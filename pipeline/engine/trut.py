@@ -59,6 +59,9 @@ from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
 from pipeline.engine.rules import TIE, Config, OptionSpec
 
 TRUT: Final = "trut"
+TURN_DECISION: Final = "trut_turn"  # the seat to play: play a card, or trut first
+OPTION_DECISION: Final = "trut_option"  # any other seat, at any moment: trut, or not
+ANSWER_DECISION: Final = "trut_answer"  # see or fold a trut
 _PLAY: Final = PLAYING  # a module constant: read at every step of the simulator
 _SIDE_DETAILS: Final = {
     sides: tuple(f"{name}_team{s}" for name in ("petits", "longs", "petits_after", "longs_after") for s in range(sides))
@@ -237,8 +240,8 @@ class TrutGame(Game):
         phase = self.phase
         if phase is _PLAY:
             if self.answerers:
-                return "trut_answer"
-            return "trut_option" if optional else "trut_turn"
+                return ANSWER_DECISION
+            return OPTION_DECISION if optional else TURN_DECISION
         if phase is Phase.FORTIAL:
             return self.call_kind
         return self._phase_decision(seat, optional)

@@ -77,15 +77,23 @@ def envit_value(deck: Deck, cards: Sequence[int]) -> int:
     """Seed 004 "L'envit...": two cards of one suit are worth their two highest face values plus 20
     (only two cards are tied, "Només se poden lligar fins a dues cartes"); otherwise the highest face value.
     Every Valencian card has a face value 1-7, so the maximum is 7 + 6 + 20 = 33. (Kept per distinct
-    hand: the engine, the bots and the rows all ask for it.)"""
-    key = (deck.name, tuple(cards))
-    value = _ENVIT_VALUES.get(key)
+    hand: the engine, the bots and the rows all ask for it. The value depends on the set of cards, not
+    their order, so it is kept by the set as a bit mask.)"""
+    mask = 0
+    for card in cards:
+        if card < 0:  # an unseen card: nothing to keep
+            return _envit_value(deck, cards)
+        mask |= 1 << card
+    known = _ENVIT_VALUES.get(deck.name)
+    if known is None:
+        known = _ENVIT_VALUES[deck.name] = {}
+    value = known.get(mask)
     if value is None:
-        value = _ENVIT_VALUES[key] = _envit_value(deck, key[1])
+        value = known[mask] = _envit_value(deck, cards)
     return value
 
 
-_ENVIT_VALUES: dict[tuple[str, tuple[int, ...]], int] = {}
+_ENVIT_VALUES: Final[dict[str, dict[int, int]]] = {}
 
 
 def _envit_value(deck: Deck, cards: Sequence[int]) -> int:

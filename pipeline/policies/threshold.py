@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from pipeline.engine import french, trut, valencian
 from pipeline.engine.actions import (
     ACCEPT,
     CUT,
@@ -31,7 +32,7 @@ from pipeline.engine.actions import (
     Action,
     make_action,
 )
-from pipeline.engine.view import SeatView
+from pipeline.engine.view import TURN_DECISION, SeatView
 from pipeline.policies.base import DecisionPolicy, reference_card
 from pipeline.policies.french_decisions import FrenchDecisions
 from pipeline.policies.trut_decisions import TrutDecisions
@@ -57,6 +58,22 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         self._dealt: tuple[int, ...] = ()
         self._pct = 0.0
         self.forget_trut()
+
+    def step(self, view: SeatView, rng: random.Random) -> Action | None:
+        """As ``DecisionPolicy.step``; the decisions taken at nearly every step are called directly (a native
+        call once compiled, where the lookup by name goes through Python), the others by name."""
+        decision = view.decision
+        if decision == trut.OPTION_DECISION:
+            return self.trut_option(view, rng)
+        if decision == TURN_DECISION:
+            return self.turn(view, rng)
+        if decision == trut.TURN_DECISION:
+            return self.trut_turn(view, rng)
+        if decision == valencian.TURN_DECISION:
+            return self.valencian_turn(view, rng)
+        if decision == french.TURN_DECISION:
+            return self.french_turn(view, rng)
+        return super().step(view, rng)
 
     # ------------------------------------------------------------------ judging the hand
     def strength_pct(self, view: SeatView) -> float:

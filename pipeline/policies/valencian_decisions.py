@@ -113,13 +113,11 @@ def _call_envit(policy: JudgingPolicy, view: SeatView, rng: random.Random) -> Ac
 def _cover_worthless(policy: JudgingPolicy, view: SeatView, card: int, rng: random.Random) -> bool:
     """Whether to cover ``card``: it cannot change the trick (the opponents' best card on the table beats
     it, or the partner's already wins) and the coin says so."""
-    trick = view.trick
-    if not trick:
+    if not view.trick_size:
         return False
-    power, team = view.power, view.team
-    opposing = max((power[c] for s, c in trick if s % 2 != team), default=-1)
-    partner = max((power[c] for s, c in trick if s % 2 == team), default=-1)
-    useless = opposing > power[card] or partner > max(opposing, power[card])
+    opposing, partner = view.trick_best()
+    mine = view.power[card]
+    useless = opposing > mine or partner > max(opposing, mine)
     return useless and rng.random() < policy.params["cover"]
 
 
