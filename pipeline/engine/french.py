@@ -84,6 +84,10 @@ class FrenchGame(Game):
         self.signal_ranks: tuple[str, ...] = config.variant.rank_order[:3]
         self.signal_words = signal_words(self.signal_ranks)
         self.signal_case = {word.lower(): word for word in self.signal_words}
+        self._raise_table = [
+            [make_action(s, RAISE, RESTE)] + [make_action(s, RAISE, k) for k in range(1, config.variant.target + 1)]
+            for s in range(config.players)
+        ]
         super().__init__(config, seed, first_dealer, scores)
 
     # ------------------------------------------------------------------------------------------ set-up
@@ -233,7 +237,8 @@ class FrenchGame(Game):
 
     def raise_ceiling(self) -> int:
         """The highest stake a raise may propose: the larger of the two teams' needs (module docstring)."""
-        return self.target - min(self.scores)
+        scores = self.scores
+        return self.target - (scores[0] if scores[0] < scores[1] else scores[1])
 
     def may_raise(self, seat: int) -> bool:
         if self.phase is not PLAYING:
@@ -250,9 +255,10 @@ class FrenchGame(Game):
 
     def _raises(self, seat: int, base: int) -> list[Action]:
         """Every raise above ``base``: each stake up to the ceiling, and ``reste`` when it is a raise."""
-        actions = [make_action(seat, RAISE, stake) for stake in range(base + 1, self.raise_ceiling() + 1)]
+        sizes = self._raise_table[seat]  # sizes[k]: raise k; sizes[0]: raise reste (made once per game)
+        actions = sizes[base + 1 : self.raise_ceiling() + 1]
         if self.need(self.team_of[seat]) > base:
-            actions.append(make_action(seat, RAISE, RESTE))
+            actions.append(sizes[0])
         return actions
 
     def raise_actions(self, seat: int) -> list[Action]:
