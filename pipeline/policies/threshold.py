@@ -32,7 +32,7 @@ from pipeline.engine.actions import (
     Action,
     make_action,
 )
-from pipeline.engine.view import TURN_DECISION, SeatView
+from pipeline.engine.view import ANSWER_DECISION, RAISE_OPTION, TURN_DECISION, SeatView
 from pipeline.policies.base import DecisionPolicy, reference_card
 from pipeline.policies.french_decisions import FrenchDecisions
 from pipeline.policies.trut_decisions import TrutDecisions
@@ -73,6 +73,18 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
             return self.valencian_turn(view, rng)
         if decision == french.TURN_DECISION:
             return self.french_turn(view, rng)
+        if decision == ANSWER_DECISION:
+            return self.answer(view, rng)
+        if decision == RAISE_OPTION:
+            return self.raise_option(view, rng)
+        if decision == trut.ANSWER_DECISION:
+            return self.trut_answer(view, rng)
+        if decision == valencian.ANSWER_DECISION:
+            return self.valencian_answer(view, rng)
+        if decision == valencian.ENVIT_ANSWER_DECISION:
+            return self.envit_answer(view, rng)
+        if decision == french.ANSWER_DECISION:
+            return self.french_answer(view, rng)
         return super().step(view, rng)
 
     # ------------------------------------------------------------------ judging the hand
