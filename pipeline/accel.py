@@ -3,7 +3,7 @@
 The engine, the policies, the game loop and the row builder are plain, typed Python. ``make`` compiles
 them with mypyc (``scripts/compile_fast.py``) into extension modules beside their sources, and writes
 ``pipeline/_compiled.json`` with the hash of every source compiled. It is the same code, so the same seed
-gives the same data compiled or not (``tests/test_accel.py`` checks it), about twice as fast.
+gives the same data compiled or not (``tests/test_accel.py`` checks it), about four times as fast.
 
 An extension module would shadow its ``.py`` even after the source has changed, so this module, imported
 first by ``pipeline/__init__.py``, checks the hashes: when a source no longer matches what was compiled

@@ -246,11 +246,8 @@ class Game:
 
     def raise_action(self, seat: int) -> Action | None:
         """The raise ``seat`` may make now, or None (families with one obvious raise answer directly)."""
-        raise_verbs = self.variant.raise_verbs
-        for action in self.legal_for(seat):
-            if action.verb in raise_verbs:
-                return action
-        return None
+        raises = self.raise_actions(seat)
+        return raises[0] if raises else None
 
     def raise_actions(self, seat: int) -> list[Action]:
         """Every raise ``seat`` may make now (families with raises of several sizes answer directly)."""
@@ -359,7 +356,7 @@ class Game:
         if UNKNOWN in hand:  # a replayed hand with unseen cards: any unseen card may be played
             seen = self.known | {c for _, c in self.trick}
             options = [c for c in hand if c != UNKNOWN]
-            options += [c for c in range(len(self.variant.deck)) if c not in seen and c not in options]
+            options += [c for c in range(self.deck_size) if c not in seen and c not in options]
             return [make_action(seat, PLAY, c) for c in options]
         actions = self._play_table[seat]
         return [actions[c] for c in hand]

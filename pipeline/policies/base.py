@@ -49,8 +49,8 @@ class DecisionPolicy:
         return self.method(view.decision)(view, rng)
 
     def method(self, decision: str) -> Callable[[SeatView, random.Random], Action | None]:
-        """The method that takes ``decision``, looked up once per policy (the game loop asks for it at every
-        step of every game, and calls it directly)."""
+        """The method that takes ``decision``, looked up once per policy (a step is taken for every decision
+        of every game)."""
         found = self._methods.get(decision)
         if found is None:
             found = getattr(self, decision, None)

@@ -73,7 +73,7 @@ class TrutDecisions(JudgingPolicy):
         """The seat to play: trut first, or play a card."""
         if view.may_raise() and self._wants_trut(view, rng):
             return _trut_action(view)
-        return view.play_action(trut_card(view))
+        return view.play_action(reference_card(view))  # three sides in 3-player Trut
 
     def trut_option(self, view: SeatView, rng: random.Random) -> Action | None:
         """Any other seat, at any moment: trut, or let the play go on."""
@@ -161,8 +161,3 @@ def _sing_if(view: SeatView, sing: bool) -> Action:
 def _trut_action(view: SeatView) -> Action:
     """The trut, announcing the hand when an announcement is legal."""
     return view.raise_actions()[-1]
-
-
-def trut_card(view: SeatView) -> int:
-    """The reference card-play rule (``pipeline.strength``), with three sides in 3-player Trut."""
-    return reference_card(view)
