@@ -27,22 +27,27 @@ def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
 
 
 @functools.cache
-def _seat_cards(variant: Variant, cards: tuple[int, ...]) -> tuple[str, float | None, float | None]:
-    """A dealt hand's text and strength (there are few distinct hands: computed once each)."""
+def _seat_cards(variant: Variant, cards: tuple[int, ...], opponents: int = 1) -> tuple[str, float | None, float | None]:
+    """A dealt hand's text and strength against ``opponents`` hands (there are few distinct hands:
+    computed once each)."""
     if UNKNOWN in cards:
         return variant.deck.texts(cards), None, None
-    strength, pct = hand_strength(variant, cards)
+    strength, pct = hand_strength(variant, cards, opponents)
     return variant.deck.texts(cards), strength, pct
 
 
-def _dealt_arg(variant: Variant, dealt: tuple[tuple[int, ...], ...], size: int) -> str:
+def _dealt_arg(variant: Variant, dealt: tuple[tuple[int, ...], ...], size: int, opponents: int) -> str:
     """A ``dealt`` event's ``arg`` as ``dealt_text`` writes it: hands of the hand's deal size through the
     cache of dealt hands, a later deal of another size (la chanson's extra cards) directly."""
     deck = variant.deck
     return " ".join(
-        f"{seat}:{_seat_cards(variant, cards)[0].replace(' ', ',') if len(cards) == size else deck.texts(cards, ',')}"
+        f"{seat}:{_hand_text(variant, cards, opponents) if len(cards) == size else deck.texts(cards, ',')}"
         for seat, cards in enumerate(dealt)
     )
+
+
+def _hand_text(variant: Variant, cards: tuple[int, ...], opponents: int) -> str:
+    return _seat_cards(variant, cards, opponents)[0].replace(" ", ",")
 
 
 def add_game(
@@ -62,6 +67,7 @@ def add_game(
     texts = deck.cards
     n = game.n
     team_of = game.team_of
+    opponents = game.opponents
     complete = complete and game.over
     batches["games"].append(
         (
@@ -119,7 +125,7 @@ def add_game(
             hand_columns[i].append(row[i])
         signals = hand.signals
         for seat, cards in enumerate(hand.dealt):
-            text, strength, pct = _seat_cards(variant, cards)
+            text, strength, pct = _seat_cards(variant, cards, opponents)
             s_game.append(game_id)
             s_hand.append(h)
             s_seat.append(seat)
@@ -139,7 +145,7 @@ def add_game(
             if verb == PLAY or verb in CARD_VERBS:
                 arg: str | None = texts[raw]
             elif verb == DEALT:
-                arg = _dealt_arg(variant, raw, hand.cards_dealt)
+                arg = _dealt_arg(variant, raw, hand.cards_dealt, opponents)
             else:
                 arg = None if raw is None else str(raw)
             turn = turns[seq]

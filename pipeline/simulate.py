@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import __version__, accel
+from pipeline.engine.game import opponents_of
 from pipeline.engine.rules import Config
 from pipeline.playing import SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy
@@ -104,8 +105,9 @@ def simulate(
     ``progress(games_done, hands_done)`` is called after each chunk.
     """
     config, seat_specs = resolve(spec)
+    opponents = opponents_of(config.players, config.variant.sides(config.players))
     for size in (1, 3):  # computed once here, inherited by forked workers
-        strength_table(config.variant, size)
+        strength_table(config.variant, size, opponents)
     started = time.perf_counter()
     rows = dict.fromkeys(TABLES, 0)
     hands = 0

@@ -1,10 +1,15 @@
 """Exact hand strength: what "weak" and "strong" mean in the statistics.
 
-The strength of a hand is the probability that it wins the hand heads-up against a uniformly random hand
-of the same size drawn from the remaining cards, with no raises, both sides playing the reference
-card-play rule below, averaged over the two positions (leading the first trick, or not). Only a card's
-power matters to the play, so hands are grouped by the multiset of their powers and every opposing
-multiset is weighted by the number of ways to draw it: the result is exact, computed by enumeration.
+The strength of a hand, in a game where a seat faces ``opponents`` opposing hands (1 heads-up; 2 in a
+4-player game and in 3-player Trut; 3 in 6-player Trut), is the probability that it beats every one of
+those hands, drawn uniformly one after another from the remaining cards: beating a hand means winning
+the hand heads-up against it, with no raises, both sides playing the reference card-play rule below,
+with the lead of that duel decided by a fair coin (the two positions averaged). A partner's hand is
+not part of it: a seat judges what it sees. With one opponent this is the heads-up strength.
+
+Only a card's power matters to the play, so hands are grouped by the multiset of their powers and every
+opposing multiset is weighted by the number of ways to draw it: the result is exact, computed by
+enumeration in integers (``beat_every_hand``).
 
 The percentile is the mid-rank of a hand's strength among all hands of that size, weighted by how many
 hands (with suits) share each power multiset: 0 is the weakest hand, 1 the strongest.
@@ -26,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from math import comb, prod
+from math import comb, factorial, prod
 from pathlib import Path
 from typing import Final
 
@@ -106,10 +111,12 @@ class StrengthTable:
 
 
 @functools.cache
-def strength_table(variant: Variant, size: int = 3) -> StrengthTable:
-    """The exact strength of every hand of ``size`` cards in ``variant``: computed once per process, and
-    kept on disk between runs (``cache_folder()``), keyed by everything the numbers depend on."""
-    path = cache_folder() / f"strength-{variant.name}-{size}-{_fingerprint(variant, size)}.json"
+def strength_table(variant: Variant, size: int = 3, opponents: int = 1) -> StrengthTable:
+    """The exact strength of every hand of ``size`` cards in ``variant`` against ``opponents`` opposing
+    hands: computed once per process, and kept on disk between runs (``cache_folder()``), keyed by
+    everything the numbers depend on."""
+    name = f"strength-{variant.name}-{size}-vs{opponents}-{_fingerprint(variant, size, opponents)}.json"
+    path = cache_folder() / name
     try:
         saved = json.loads(path.read_text("utf-8"))
         return StrengthTable(
@@ -120,7 +127,7 @@ def strength_table(variant: Variant, size: int = 3) -> StrengthTable:
         )
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    table = compute_strength_table(variant, size)
+    table = compute_strength_table(variant, size, opponents)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({k: [[list(h), v] for h, v in getattr(table, k).items()] for k in ("strength", "percentile")})
@@ -132,23 +139,23 @@ def strength_table(variant: Variant, size: int = 3) -> StrengthTable:
     return table
 
 
-def hand_strength(variant: Variant, cards: tuple[int, ...]) -> tuple[float, float]:
-    """(strength, percentile) of the hand ``cards`` (every card known): looked up once per set of cards
-    and variant in a process (keyed by the set as a bit mask, whatever the order the cards came in), so
-    that bots and rows do not sort the same cards again."""
+def hand_strength(variant: Variant, cards: tuple[int, ...], opponents: int = 1) -> tuple[float, float]:
+    """(strength, percentile) of the hand ``cards`` (every card known) against ``opponents`` hands:
+    looked up once per set of cards, variant and opponents in a process (keyed by the set as a bit mask,
+    whatever the order the cards came in), so that bots and rows do not sort the same cards again."""
     mask = 0
     for card in cards:
         mask |= 1 << card
-    known = _STRENGTH_BY_SET.get(variant)
+    known = _STRENGTH_BY_SET.get((variant, opponents))
     if known is None:
-        known = _STRENGTH_BY_SET[variant] = {}
+        known = _STRENGTH_BY_SET[(variant, opponents)] = {}
     found = known.get(mask)
     if found is None:
-        found = known[mask] = strength_table(variant, len(cards)).lookup(variant.power, cards)
+        found = known[mask] = strength_table(variant, len(cards), opponents).lookup(variant.power, cards)
     return found
 
 
-_STRENGTH_BY_SET: dict[Variant, dict[int, tuple[float, float]]] = {}
+_STRENGTH_BY_SET: dict[tuple[Variant, int], dict[int, tuple[float, float]]] = {}
 
 
 CACHE_VERSION: Final = 1
@@ -163,14 +170,15 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "truc-lab"
 
 
-def _fingerprint(variant: Variant, size: int) -> str:
-    """A digest of what a strength table depends on: the powers, the hand rule, the tie lead."""
+def _fingerprint(variant: Variant, size: int, opponents: int) -> str:
+    """A digest of what a strength table depends on: the powers, the hand rule, the tie lead, the
+    number of opposing hands."""
     rule = variant.hand_rule
-    key = repr((CACHE_VERSION, size, variant.power, rule.__module__, rule.__qualname__, variant.tie_lead))
+    key = repr((CACHE_VERSION, size, opponents, variant.power, rule.__module__, rule.__qualname__, variant.tie_lead))
     return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
 
 
-def compute_strength_table(variant: Variant, size: int = 3) -> StrengthTable:
+def compute_strength_table(variant: Variant, size: int = 3, opponents: int = 1) -> StrengthTable:
     """Enumerate every hand of ``size`` cards against every opposing hand (no cache)."""
     counts = Counter(variant.power)  # power -> number of cards with it
     levels = sorted(counts, reverse=True)
@@ -180,14 +188,12 @@ def compute_strength_table(variant: Variant, size: int = 3) -> StrengthTable:
     for mine in hands:
         left = counts.copy()
         left.subtract(mine)
-        won = total = 0.0
-        for theirs in hands:
-            if not _fits(theirs, left):
-                continue
-            w = _ways(theirs, left)
-            total += 2 * w
-            won += w * (heads_up_win(variant, mine, theirs, True) + heads_up_win(variant, mine, theirs, False))
-        strength[mine] = won / total
+        duels = [
+            (theirs, heads_up_win(variant, mine, theirs, True) + heads_up_win(variant, mine, theirs, False))
+            for theirs in hands
+            if _fits(theirs, left)
+        ]
+        strength[mine] = beat_every_hand(duels, left, size, opponents)
     all_hands = sum(weight.values())
     percentile = {}
     for h, s in strength.items():
@@ -195,6 +201,48 @@ def compute_strength_table(variant: Variant, size: int = 3) -> StrengthTable:
         equal = sum(weight[o] for o, t in strength.items() if t == s)
         percentile[h] = (below + equal / 2) / all_hands
     return StrengthTable(variant.name, size, strength, percentile)
+
+
+def beat_every_hand(duels: list[tuple[tuple[int, ...], int]], left: Counter[int], size: int, opponents: int) -> float:
+    """The probability of beating each of ``opponents`` hands of ``size`` cards drawn one after another
+    from the cards ``left`` (power -> count), given ``duels``: every opposing power multiset that fits,
+    with the number of the two positions in which the hand beats it (0, 1 or 2).
+
+    Exact, in integers. The ways to deal the multisets m_1..m_k to k opposing seats in turn are
+    prod_l left_l! / ((left_l - u_l)! prod_j m_jl!), where u = m_1 + ... + m_k is the use of each power
+    level: so the sum over k-tuples is a k-fold product of one polynomial in the uses (each hand weighted
+    by its duels won times size!/prod m_l!), each term then multiplied by the falling factorials of
+    ``left``. A use vector is an int with one 4-bit field per level (a field never exceeds 7: at most 4
+    cards of a power, plus 3); adding ``over`` sets a field's top bit when it exceeds the cards left.
+    """
+    levels = sorted(left)
+    field = {power: 4 * i for i, power in enumerate(levels)}
+    over = sum((7 - left[power]) << field[power] for power in levels)
+    top_bits = sum(8 << field[power] for power in levels)
+    one_hand: dict[int, int] = {}
+    for theirs, won in duels:
+        if won:
+            use = sum(1 << field[power] for power in theirs)
+            one_hand[use] = won * factorial(size) // prod(factorial(k) for k in Counter(theirs).values())
+    dealt = one_hand
+    for _ in range(opponents - 1):
+        more: dict[int, int] = {}
+        for use, ways in dealt.items():
+            for hand_use, hand_ways in one_hand.items():
+                both = use + hand_use
+                if (both + over) & top_bits == 0:
+                    more[both] = more.get(both, 0) + ways * hand_ways
+        dealt = more
+    won_ways = 0
+    for use, ways in dealt.items():
+        for power in levels:
+            taken = (use >> field[power]) & 15
+            for i in range(taken):
+                ways *= left[power] - i
+        won_ways += ways
+    cards_left = sum(left.values())
+    all_ways = 2**opponents * prod(range(cards_left - size * opponents + 1, cards_left + 1))
+    return won_ways / all_ways
 
 
 def _fits(hand: tuple[int, ...], counts: Counter[int]) -> bool:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from math import comb
+import functools
+import itertools
+from math import comb, prod
 
 import pytest
 
-from pipeline.cards import SPANISH_40
-from pipeline.strength import follow_card, heads_up_win, lead_card, strength_table
-from pipeline.variants import CATALAN
+from pipeline.cards import SPANISH_40, VALENCIAN_22
+from pipeline.strength import follow_card, hand_strength, heads_up_win, lead_card, strength_table
+from pipeline.variants import CATALAN, TRUT, VALENCIAN
 
 
 def cards(text: str) -> list[int]:
@@ -78,3 +80,78 @@ def test_the_disk_cache_gives_the_computed_table(tmp_path, monkeypatch) -> None:
         assert strength.strength_table(CATALAN, 3).strength == first.strength  # a corrupt file is recomputed
     finally:
         strength.strength_table.cache_clear()
+
+
+# --- strength per player count: the hand against every opposing hand at the table ------------------------
+
+
+def _duel(variant, mine: tuple[int, ...], theirs: tuple[int, ...]) -> int:
+    """Positions (of 2) in which ``mine`` beats ``theirs`` heads-up."""
+    return heads_up_win(variant, mine, theirs, True) + heads_up_win(variant, mine, theirs, False)
+
+
+def _by_card(variant, hand: list[int], opponents: int) -> float:
+    """Brute force, card by card: every ordered deal of one card to each opponent."""
+    p = variant.power
+    mine = tuple(p[c] for c in hand)
+    rest = [c for c in range(len(p)) if c not in hand]
+    won = total = 0
+    for deal in itertools.permutations(rest, opponents):
+        total += 2**opponents
+        won += prod(_duel(variant, mine, (p[c],)) for c in deal)
+    return won / total
+
+
+@pytest.mark.parametrize(
+    ("variant", "card", "opponents"),
+    [(CATALAN, "3o", 2), (CATALAN, "12c", 2), (CATALAN, "7b", 2), (TRUT, "8c", 3), (TRUT, "Kd", 3), (TRUT, "Ah", 2)],
+)
+def test_single_card_strength_against_several_opponents_is_exact(variant, card, opponents) -> None:
+    hand = [variant.deck.parse(card)]
+    strength = strength_table(variant, 1, opponents).lookup(variant.power, hand)[0]
+    assert strength == pytest.approx(_by_card(variant, hand, opponents), rel=1e-12)
+
+
+def test_three_card_strength_against_two_opponents_is_exact() -> None:
+    """Valencian Truc (22 cards): every ordered pair of disjoint opposing hands, card by card."""
+    deck, p = VALENCIAN_22, VALENCIAN.power
+    hand = [deck.parse(c) for c in ("1b", "3o", "5c")]
+    mine = tuple(sorted((p[c] for c in hand), reverse=True))
+    rest = [c for c in range(len(deck)) if c not in hand]
+    key = functools.cache(lambda cards: _duel(VALENCIAN, mine, tuple(sorted((p[c] for c in cards), reverse=True))))
+    won = total = 0
+    for first in itertools.combinations(rest, 3):
+        a = key(first)
+        for second in itertools.combinations([c for c in rest if c not in first], 3):
+            total += 4
+            if a:
+                won += a * key(second)
+    strength = strength_table(VALENCIAN, 3, 2).lookup(p, hand)[0]
+    assert strength == pytest.approx(won / total, rel=1e-12)
+    assert strength < strength_table(VALENCIAN, 3, 1).lookup(p, hand)[0]
+
+
+@pytest.mark.parametrize(("variant", "most"), [(CATALAN, 2), (TRUT, 3)])
+def test_more_opponents_never_make_a_hand_stronger(variant, most) -> None:
+    tables = [strength_table(variant, 3, k) for k in range(1, most + 1)]
+    middling = max(tables[0].strength, key=lambda h: -abs(tables[0].strength[h] - 0.5))
+    for fewer, more in itertools.pairwise(tables):
+        assert all(fewer.strength[hand] >= more.strength[hand] for hand in fewer.strength)
+        assert more.strength[middling] < fewer.strength[middling]
+
+
+def test_seats_record_the_strength_against_the_opponents_of_their_player_count() -> None:
+    from pipeline.playing import game_seed, play_game
+    from pipeline.policies import parse_policy
+    from pipeline.rows import add_game
+    from pipeline.store import new_batches
+
+    for players, opponents in ((2, 1), (3, 2), (6, 3)):
+        config = TRUT.configure({"players": str(players)})
+        game, hands = play_game(config, [parse_policy("threshold") for _ in range(players)], game_seed(5, players))
+        batches = new_batches()
+        add_game(batches, 1, game, hands, ["threshold"] * players, "test")
+        seats = batches["seats"].rows
+        assert seats
+        for row, cards in zip(seats, (cards for hand in hands for cards in hand.dealt), strict=True):
+            assert (row[6], row[7]) == hand_strength(TRUT, cards, opponents)

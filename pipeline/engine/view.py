@@ -55,6 +55,11 @@ class SeatView:
         return self._game.n
 
     @property
+    def opponents(self) -> int:
+        """How many opposing hands this seat faces (the strength tables it judges its hand by)."""
+        return self._game.opponents
+
+    @property
     def variant(self) -> str:
         return self._game.variant.name
 
@@ -188,5 +193,3 @@ class SeatView:
     def raise_actions(self) -> list[Action]:
         """Every raise this seat may make now (several sizes in French Truc)."""
         return self._game.raise_actions(self.seat)
-
-

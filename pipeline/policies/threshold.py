@@ -93,7 +93,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         dealt = view.dealt
         if dealt is not self._dealt:
             self._dealt = dealt
-            self._pct = hand_strength(view.rules, dealt)[1]
+            self._pct = hand_strength(view.rules, dealt, view.opponents)[1]
         return self._pct
 
     def effective_strength(self, view: SeatView) -> float:
@@ -126,7 +126,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         strength = self.strength_pct(view)
         partner = view.partner_cards
         if partner:
-            partner_pct = strength_table(view.rules, len(partner)).lookup(view.power, partner)[1]
+            partner_pct = strength_table(view.rules, len(partner), view.opponents).lookup(view.power, partner)[1]
             strength = max(strength, partner_pct)
         return make_action(view.seat, HOLD if strength >= self.call_at else PASS)
 

@@ -151,7 +151,7 @@ def best_three_pct(view: SeatView) -> float:
     """The strength percentile of the 3 highest cards held now (3 of the cards dealt so far in the hand)."""
     cards = view.cards
     best = [cards[i] for i in best_three(view.power, cards)]
-    return strength_table(view.rules, 3).lookup(view.power, best)[1]
+    return strength_table(view.rules, 3, view.opponents).lookup(view.power, best)[1]
 
 
 def _sing_if(view: SeatView, sing: bool) -> Action:
