@@ -38,22 +38,27 @@ from typing import Final
 from pipeline.engine.rules import TIE, Variant
 
 
-def lead_card(powers: Sequence[int]) -> int:
-    """Position of the card to lead: the highest (the first of equal highest)."""
+def lead_card(cards: list[int], power: Sequence[int]) -> int:
+    """Position of the card to lead among ``cards`` (``power``: card -> power): the highest (the first of
+    equal highest)."""
     best = 0
-    for i in range(1, len(powers)):
-        if powers[i] > powers[best]:
-            best = i
+    best_power = power[cards[0]]
+    for i in range(1, len(cards)):
+        p = power[cards[i]]
+        if p > best_power:
+            best, best_power = i, p
     return best
 
 
-def follow_card(powers: Sequence[int], best_opposing: int, partner_winning: bool) -> int:
-    """Position of the card to play when following, given the best opposing power on the table: the
-    lowest card if a partner wins the trick; else the lowest card that beats every opposing card; else
-    the first card that ties; else the lowest card (one pass: this runs for every card followed)."""
+def follow_card(cards: list[int], power: Sequence[int], best_opposing: int, partner_winning: bool) -> int:
+    """Position of the card to play among ``cards`` when following, given the best opposing power on the
+    table: the lowest card if a partner wins the trick; else the lowest card that beats every opposing
+    card; else the first card that ties; else the lowest card (one pass: this runs for every card
+    followed, read straight from the seat's hand)."""
     lowest = winner = tie = -1
     low_power = win_power = 1 << 30
-    for i, p in enumerate(powers):
+    for i in range(len(cards)):
+        p = power[cards[i]]
         if p < low_power:
             lowest, low_power = i, p
         if p > best_opposing:
@@ -68,6 +73,10 @@ def follow_card(powers: Sequence[int], best_opposing: int, partner_winning: bool
     return tie if tie >= 0 else lowest
 
 
+POWER_AS_CARD: Final = list(range(64))
+"""The power of a power is itself: the tables play hands of powers by the same rule as the bots' cards."""
+
+
 def heads_up_win(variant: Variant, mine: tuple[int, ...], theirs: tuple[int, ...], i_lead: bool) -> bool:
     """Whether ``mine`` beats ``theirs`` (powers) heads-up, both playing the reference rule."""
     a, b = list(mine), list(theirs)
@@ -77,11 +86,11 @@ def heads_up_win(variant: Variant, mine: tuple[int, ...], theirs: tuple[int, ...
     me_leading = i_lead
     while True:
         if me_leading:
-            x = a.pop(lead_card(a))
-            y = b.pop(follow_card(b, x, False))
+            x = a.pop(lead_card(a, POWER_AS_CARD))
+            y = b.pop(follow_card(b, POWER_AS_CARD, x, False))
         else:
-            y = b.pop(lead_card(b))
-            x = a.pop(follow_card(a, y, False))
+            y = b.pop(lead_card(b, POWER_AS_CARD))
+            x = a.pop(follow_card(a, POWER_AS_CARD, y, False))
         result = 0 if x > y else (1 if y > x else TIE)
         tricks.append(result)
         decided = variant.hand_rule(tricks, total, eldest_team)

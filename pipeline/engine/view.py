@@ -41,6 +41,12 @@ class SeatView:
         return list(self._game.hands[self.seat])
 
     @property
+    def held(self) -> list[int]:
+        """The seat's cards without a copy: the game's own list, to read and never to change (the card
+        rule reads it at every card played)."""
+        return self._game.hands[self.seat]
+
+    @property
     def dealt(self) -> tuple[int, ...]:
         game = self._game
         return game.dealt[self.seat] if game.dealt else ()

@@ -85,15 +85,14 @@ def reference_card(view: SeatView) -> int:
     """The card to play by the reference card-play rule of ``pipeline.strength`` (the highest card to lead;
     following, the lowest card if the partner wins the trick, else the lowest that wins, else a tie, else
     the lowest), whatever the number of sides."""
-    cards = view.cards
+    cards = view.held
     if len(cards) == 1:
         return cards[0]
     power = view.power
-    powers = [power[c] for c in cards]
     if not view.trick_size:
-        return cards[lead_card(powers)]
+        return cards[lead_card(cards, power)]
     opposing, partner = view.trick_best()
-    return cards[follow_card(powers, opposing, partner > opposing)]
+    return cards[follow_card(cards, power, opposing, partner > opposing)]
 
 
 @trait

@@ -135,7 +135,7 @@ class ValencianDecisions(JudgingPolicy):
 
     def valencian_turn(self, view: SeatView, rng: random.Random) -> Action:
         """The seat to play: envit first (it comes before the truc), then raise, then play or cover."""
-        if len(view.cards) == view.cards_dealt:  # the envit is open only before one's first card
+        if len(view.held) == view.cards_dealt:  # the envit is open only before one's first card
             envit = _call_envit(self, view, rng)
             if envit is not None:
                 return envit
@@ -150,7 +150,7 @@ class ValencianDecisions(JudgingPolicy):
 
     def valencian_answer(self, view: SeatView, rng: random.Random) -> Action:
         """A pending truc: envit first if wanted (seed 004 rule a), then raise back, accept or fold."""
-        if len(view.cards) == view.cards_dealt:
+        if len(view.held) == view.cards_dealt:
             envit = _call_envit(self, view, rng)
             if envit is not None:
                 return envit
