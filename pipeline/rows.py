@@ -6,7 +6,6 @@ from text give the same rows.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -26,14 +25,30 @@ def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
     return " ".join(f"{seat}:{deck.texts(cards, ',')}" for seat, cards in enumerate(dealt))
 
 
-@functools.cache
-def _seat_cards(variant: Variant, cards: tuple[int, ...], opponents: int = 1) -> tuple[str, float | None, float | None]:
-    """A dealt hand's text and strength against ``opponents`` hands (there are few distinct hands:
-    computed once each)."""
-    if UNKNOWN in cards:
-        return variant.deck.texts(cards), None, None
-    strength, pct = hand_strength(variant, cards, opponents)
-    return variant.deck.texts(cards), strength, pct
+def _seat_cards(variant: Variant, cards: tuple[int, ...], opponents: int) -> tuple[str, float | None, float | None]:
+    """A dealt hand's text and strength against ``opponents`` hands: there are few distinct hands, so each
+    is computed once per process, keyed by its cards in order (7 bits each, never 0: the unknown card is 1,
+    so hands of different sizes differ) and the opponents (the low 3 bits)."""
+    key = opponents
+    shift = 3
+    for card in cards:
+        key |= (card + 2) << shift
+        shift += 7
+    known = _SEAT_CARDS.get(variant)
+    if known is None:
+        known = _SEAT_CARDS[variant] = {}
+    found = known.get(key)
+    if found is None:
+        if UNKNOWN in cards:
+            found = (variant.deck.texts(cards), None, None)
+        else:
+            strength, pct = hand_strength(variant, cards, opponents)
+            found = (variant.deck.texts(cards), strength, pct)
+        known[key] = found
+    return found
+
+
+_SEAT_CARDS: dict[Variant, dict[int, tuple[str, float | None, float | None]]] = {}
 
 
 def _dealt_arg(variant: Variant, dealt: tuple[tuple[int, ...], ...], size: int, opponents: int) -> str:

@@ -151,20 +151,21 @@ def strength_table(variant: Variant, size: int = 3, opponents: int = 1) -> Stren
 def hand_strength(variant: Variant, cards: tuple[int, ...], opponents: int = 1) -> tuple[float, float]:
     """(strength, percentile) of the hand ``cards`` (every card known) against ``opponents`` hands:
     looked up once per set of cards, variant and opponents in a process (keyed by the set as a bit mask,
-    whatever the order the cards came in), so that bots and rows do not sort the same cards again."""
-    mask = 0
+    whatever the order the cards came in, and the opponents in the low bits), so that bots and rows do not
+    sort the same cards again."""
+    key = opponents
     for card in cards:
-        mask |= 1 << card
-    known = _STRENGTH_BY_SET.get((variant, opponents))
+        key |= 1 << (card + 3)
+    known = _STRENGTH_BY_SET.get(variant)
     if known is None:
-        known = _STRENGTH_BY_SET[(variant, opponents)] = {}
-    found = known.get(mask)
+        known = _STRENGTH_BY_SET[variant] = {}
+    found = known.get(key)
     if found is None:
-        found = known[mask] = strength_table(variant, len(cards), opponents).lookup(variant.power, cards)
+        found = known[key] = strength_table(variant, len(cards), opponents).lookup(variant.power, cards)
     return found
 
 
-_STRENGTH_BY_SET: dict[tuple[Variant, int], dict[int, tuple[float, float]]] = {}
+_STRENGTH_BY_SET: dict[Variant, dict[int, tuple[float, float]]] = {}
 
 
 CACHE_VERSION: Final = 1
