@@ -149,23 +149,41 @@ def strength_table(variant: Variant, size: int = 3, opponents: int = 1) -> Stren
 
 
 def hand_strength(variant: Variant, cards: tuple[int, ...], opponents: int = 1) -> tuple[float, float]:
-    """(strength, percentile) of the hand ``cards`` (every card known) against ``opponents`` hands:
-    looked up once per set of cards, variant and opponents in a process (keyed by the set as a bit mask,
-    whatever the order the cards came in, and the opponents in the low bits), so that bots and rows do not
-    sort the same cards again."""
-    key = opponents
-    for card in cards:
-        key |= 1 << (card + 3)
+    """(strength, percentile) of the hand ``cards`` (every card known) against ``opponents`` hands, looked
+    up once per set of cards, variant and opponents in a process, so that bots and rows do not sort the
+    same cards again. Bots ask at every hand: a 3-card hand is found in a list by its rank among all sets
+    of 3 cards (the combinatorial number system: C(a,1) + C(b,2) + C(c,3) for its cards a < b < c), the
+    cheapest lookup; other sizes by a bit mask of the cards in a dict."""
     known = _STRENGTH_BY_SET.get(variant)
     if known is None:
-        known = _STRENGTH_BY_SET[variant] = {}
-    found = known.get(key)
+        known = _STRENGTH_BY_SET[variant] = ([[] for _ in range(_MOST_OPPONENTS + 1)], {})
+    if len(cards) == 3:
+        a, b, c = cards
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+            if a > b:
+                a, b = b, a
+        rank = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
+        triples = known[0][opponents]
+        if not triples:
+            triples.extend([None] * comb(len(variant.power), 3))
+        found = triples[rank]
+        if found is None:
+            found = triples[rank] = strength_table(variant, 3, opponents).lookup(variant.power, cards)
+        return found
+    mask = opponents
+    for card in cards:
+        mask |= 1 << (card + 3)
+    found = known[1].get(mask)
     if found is None:
-        found = known[key] = strength_table(variant, len(cards), opponents).lookup(variant.power, cards)
+        found = known[1][mask] = strength_table(variant, len(cards), opponents).lookup(variant.power, cards)
     return found
 
 
-_STRENGTH_BY_SET: dict[Variant, dict[int, tuple[float, float]]] = {}
+_MOST_OPPONENTS: Final = 7  # three bits of the mask; 3 at most in any variant (6-player Trut)
+_STRENGTH_BY_SET: dict[Variant, tuple[list[list[tuple[float, float] | None]], dict[int, tuple[float, float]]]] = {}
 
 
 CACHE_VERSION: Final = 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 from math import comb, prod
 
 import pytest
@@ -157,3 +158,16 @@ def test_seats_record_the_strength_against_the_opponents_of_their_player_count()
         assert seats
         for row, cards in zip(seats, (cards for hand in hands for cards in hand.dealt), strict=True):
             assert (row[6], row[7]) == hand_strength(TRUT, cards, opponents)
+
+
+@pytest.mark.parametrize("variant", [CATALAN, TRUT, VALENCIAN])
+def test_hand_strength_finds_the_table_entry_whatever_the_order_of_the_cards(variant) -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        cards = rng.sample(range(len(variant.power)), 3)
+        for opponents in (1, 2):
+            expected = strength_table(variant, 3, opponents).lookup(variant.power, cards)
+            for order in itertools.permutations(cards):
+                assert hand_strength(variant, order, opponents) == expected
+    one = [rng.randrange(len(variant.power))]
+    assert hand_strength(variant, tuple(one), 2) == strength_table(variant, 1, 2).lookup(variant.power, one)
