@@ -25,10 +25,13 @@ def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
     return " ".join(f"{seat}:{deck.texts(cards, ',')}" for seat, cards in enumerate(dealt))
 
 
-def _seat_cards(variant: Variant, cards: tuple[int, ...], opponents: int) -> tuple[str, float | None, float | None]:
-    """A dealt hand's text and strength against ``opponents`` hands: there are few distinct hands, so each
-    is computed once per process, keyed by its cards in order (7 bits each, never 0: the unknown card is 1,
-    so hands of different sizes differ) and the opponents (the low 3 bits)."""
+def _seat_cards(
+    variant: Variant, cards: tuple[int, ...], opponents: int
+) -> tuple[str, str, float | None, float | None]:
+    """A dealt hand's text (``3o 12c 5e``), its text in a ``dealt`` event (``3o,12c,5e``) and its strength
+    against ``opponents`` hands: there are few distinct hands, so each is computed once per process, keyed
+    by its cards in order (7 bits each, never 0: the unknown card is 1, so hands of different sizes differ)
+    and the opponents (the low 3 bits)."""
     key = opponents
     shift = 3
     for card in cards:
@@ -39,16 +42,17 @@ def _seat_cards(variant: Variant, cards: tuple[int, ...], opponents: int) -> tup
         known = _SEAT_CARDS[variant] = {}
     found = known.get(key)
     if found is None:
+        text = variant.deck.texts(cards)
         if UNKNOWN in cards:
-            found = (variant.deck.texts(cards), None, None)
+            found = (text, text.replace(" ", ","), None, None)
         else:
             strength, pct = hand_strength(variant, cards, opponents)
-            found = (variant.deck.texts(cards), strength, pct)
+            found = (text, text.replace(" ", ","), strength, pct)
         known[key] = found
     return found
 
 
-_SEAT_CARDS: dict[Variant, dict[int, tuple[str, float | None, float | None]]] = {}
+_SEAT_CARDS: dict[Variant, dict[int, tuple[str, str, float | None, float | None]]] = {}
 
 
 def _dealt_arg(variant: Variant, dealt: tuple[tuple[int, ...], ...], size: int, opponents: int) -> str:
@@ -62,7 +66,7 @@ def _dealt_arg(variant: Variant, dealt: tuple[tuple[int, ...], ...], size: int, 
 
 
 def _hand_text(variant: Variant, cards: tuple[int, ...], opponents: int) -> str:
-    return _seat_cards(variant, cards, opponents)[0].replace(" ", ",")
+    return _seat_cards(variant, cards, opponents)[1]
 
 
 def add_game(
@@ -139,8 +143,10 @@ def add_game(
         for i in range(len(row)):
             hand_columns[i].append(row[i])
         signals = hand.signals
+        dealt_parts: list[str] = []  # the hand's dealt event, written from the same lookups
         for seat, cards in enumerate(hand.dealt):
-            text, strength, pct = _seat_cards(variant, cards, opponents)
+            text, comma_text, strength, pct = _seat_cards(variant, cards, opponents)
+            dealt_parts.append(f"{seat}:{comma_text}")
             s_game.append(game_id)
             s_hand.append(h)
             s_seat.append(seat)
@@ -150,9 +156,13 @@ def add_game(
             s_strength.append(strength)
             s_pct.append(pct)
             s_signal.append(signals[(seat - hand.eldest) % n] if signals else None)
-            extra = seat_values(cards) if seat_values and UNKNOWN not in cards else {}
-            for i in range(len(SEAT_DETAIL_COLUMNS)):
-                s_extra[i].append(extra.get(SEAT_DETAIL_COLUMNS[i]))
+            if seat_values is not None and UNKNOWN not in cards:
+                extra = seat_values(cards)
+                for i in range(len(SEAT_DETAIL_COLUMNS)):
+                    s_extra[i].append(extra.get(SEAT_DETAIL_COLUMNS[i]))
+            else:
+                for column in s_extra:
+                    column.append(None)
         events = hand.events
         turns = hand.turns or (-1,) * len(events)
         for seq in range(len(events)):
@@ -160,7 +170,10 @@ def add_game(
             if verb == PLAY or verb in CARD_VERBS:
                 arg: str | None = texts[raw]
             elif verb == DEALT:
-                arg = _dealt_arg(variant, raw, hand.cards_dealt, opponents)
+                if raw is hand.dealt:
+                    arg = " ".join(dealt_parts)
+                else:  # a later deal (la chanson's extra cards), or a deal the hand replaced
+                    arg = _dealt_arg(variant, raw, hand.cards_dealt, opponents)
             else:
                 arg = None if raw is None else str(raw)
             turn = turns[seq]
