@@ -116,11 +116,13 @@ def add_game(
     (s_game, s_hand, s_seat, s_team, s_policy, s_cards, s_strength, s_pct, s_signal, *s_extra) = seat_columns
     (e_game, e_hand, e_seq, e_seat, e_team, e_verb, e_arg, e_kind, e_answers, e_could, e_trick, e_before,
      e_after, e_to_play) = batches["events"].columns  # fmt: skip
+    # Boxed once: appended to every row of the game, an int would become a new Python int each time.
+    game_key: object = game_id
     for hand in hands:
-        h = hand.hand_no
+        h: object = hand.hand_no
         tricks = list(hand.tricks) + [None] * (3 - len(hand.tricks))
         row: list[object] = [
-            game_id,
+            game_key,
             h,
             hand.dealer,
             hand.eldest,
@@ -147,7 +149,7 @@ def add_game(
         for seat, cards in enumerate(hand.dealt):
             text, comma_text, strength, pct = _seat_cards(variant, cards, opponents)
             dealt_parts.append(f"{seat}:{comma_text}")
-            s_game.append(game_id)
+            s_game.append(game_key)
             s_hand.append(h)
             s_seat.append(seat)
             s_team.append(team_of[seat])
@@ -177,7 +179,7 @@ def add_game(
             else:
                 arg = None if raw is None else str(raw)
             turn = turns[seq]
-            e_game.append(game_id)
+            e_game.append(game_key)
             e_hand.append(h)
             e_seq.append(seq)
             e_seat.append(seat if seat >= 0 else None)
