@@ -59,6 +59,7 @@ demo: $(STAMP) compile
 
 bench: $(STAMP) compile
 	$(BIN)/python bench/simulate_speed.py
+	$(BIN)/python bench/variant_ratios.py
 	$(BIN)/python bench/hand_costs.py
 
 clean:

@@ -1,0 +1,117 @@
+"""Speed of every variant and player count relative to 2-player Catalan Truc, robust to a noisy machine.
+
+On a shared machine the speed of one process drifts by tens of percent within minutes, so two figures
+taken a minute apart do not compare. Here each variant is measured in short blocks interleaved with
+blocks of 2-player Catalan Truc in the same process, and the ratio is the median over the pairs of
+blocks: a drift slows both sides of a pair alike.
+
+Two measures, both in the steady state (no start-up), threshold bots, 1 process:
+
+- engine: ``play_game`` alone (the engine and the bots);
+- pipeline: what a simulator worker does per chunk: play, build the rows, turn them into Arrow and write
+  Parquet with zstd.
+
+    python bench/variant_ratios.py [--pairs N] [VARIANT:PLAYERS ...]   (default: every variant and count)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline import accel
+from pipeline.playing import game_seed, play_game
+from pipeline.policies import parse_policy
+from pipeline.rows import add_game
+from pipeline.store import TABLES, new_batches
+from pipeline.variants import VARIANTS, get_variant
+
+BLOCK_HANDS = 2500  # about 0.03 s of engine for 2-player Catalan: short enough to interleave finely
+
+
+class Runner:
+    """One variant and player count, with its bots; plays blocks of games from a running game number."""
+
+    def __init__(self, variant: str, players: int, out: Path) -> None:
+        self.config = get_variant(variant).configure({"players": str(players)})
+        self.policies = [parse_policy("threshold") for _ in range(players)]
+        self.described = [p.describe() for p in self.policies]
+        self.out = out
+        self.next_game = 0
+        self.games_per_block = 50
+        for _ in range(3):  # warm-up, and size the blocks to about BLOCK_HANDS hands
+            hands = self.engine()
+            self.games_per_block = max(10, round(self.games_per_block * BLOCK_HANDS / hands))
+
+    def _games(self) -> range:
+        first = self.next_game
+        self.next_game += self.games_per_block
+        return range(first, self.next_game)
+
+    def engine(self) -> int:
+        return sum(len(play_game(self.config, self.policies, game_seed(1, g))[1]) for g in self._games())
+
+    def pipeline(self) -> int:
+        batches = new_batches()
+        hands = 0
+        for g in self._games():
+            game, records = play_game(self.config, self.policies, game_seed(1, g))
+            hands += add_game(batches, g, game, records, self.described, "simulate")
+        for name in TABLES:
+            pq.write_table(batches[name].to_arrow(), self.out / f"{name}.parquet", compression="zstd")
+        return hands
+
+
+def speed(block: Callable[[], int]) -> float:
+    """Hands per CPU second of one block."""
+    started = time.process_time()
+    hands = block()
+    return hands / (time.process_time() - started)
+
+
+def median_ratio(base: Runner, other: Runner, measure: str, pairs: int) -> tuple[float, float, float]:
+    """(median ratio, median hands/cpu-s of the base, of the other) over ``pairs`` interleaved blocks, the
+    base first in one pair and second in the next (the order of a pair can favour one side)."""
+    ratios, base_speeds, other_speeds = [], [], []
+    for k in range(pairs):
+        if k % 2:
+            o = speed(getattr(other, measure))
+            b = speed(getattr(base, measure))
+        else:
+            b = speed(getattr(base, measure))
+            o = speed(getattr(other, measure))
+        ratios.append(o / b)
+        base_speeds.append(b)
+        other_speeds.append(o)
+    return statistics.median(ratios), statistics.median(base_speeds), statistics.median(other_speeds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("runs", nargs="*", help="VARIANT:PLAYERS (default: every variant and player count)")
+    parser.add_argument("--pairs", type=int, default=16, help="interleaved pairs of blocks per figure (default 16)")
+    args = parser.parse_args()
+    runs = args.runs or [f"{name}:{players}" for name, v in VARIANTS.items() for players in sorted(v.players)]
+    out = Path(tempfile.mkdtemp(prefix="truc-ratios-"))
+    base = Runner("catalan", 2, out)
+    print(f"median of {args.pairs} interleaved pairs of blocks, threshold bots, engine {accel.status()}")
+    columns = f"{'engine ratio':>14}{'hands/cpu-s':>13}{'pipeline ratio':>16}{'hands/cpu-s':>13}"
+    print(f"{'variant':<16}{'players':>8}{columns}")
+    for run in runs:
+        variant, players = run.split(":")
+        other = Runner(variant, int(players), out)
+        engine, _, engine_speed = median_ratio(base, other, "engine", args.pairs)
+        pipeline, _, pipeline_speed = median_ratio(base, other, "pipeline", args.pairs)
+        print(
+            f"{variant:<16}{players:>8}{engine:>14.2f}{engine_speed:>13,.0f}{pipeline:>16.2f}{pipeline_speed:>13,.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
