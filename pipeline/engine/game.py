@@ -384,13 +384,14 @@ class Game:
         size = self.deck_size
         cards = list(range(size))
         draw = (rng or self.rng).random
-        hands: list[list[int]] = [[] for _ in range(n)]
-        eldest = self.eldest
-        for i in range(n * k):  # a partial Fisher-Yates shuffle: only the cards dealt are drawn
+        dealt = n * k
+        for i in range(dealt):  # a partial Fisher-Yates shuffle: only the cards dealt are drawn
             j = i + int(draw() * (size - i))
             cards[i], cards[j] = cards[j], cards[i]
-            hands[(eldest + i) % n].append(cards[i])
-        self.stock = cards[n * k :]
+        # the i-th card drawn goes to seat (eldest + i) % n
+        eldest = self.eldest
+        hands = [cards[(seat - eldest) % n : dealt : n] for seat in range(n)]
+        self.stock = cards[dealt:]
         return self._dealt(hands, unknown=False)
 
     def apply_deal(self, hands: list[list[int]]) -> Event:
