@@ -5,7 +5,8 @@ the chunk turned into Arrow and written as Parquet with zstd), after a warm-up o
 the CPU microseconds per hand of each stage and the steady-state hands per CPU second of one worker
 (a long run's speed, without start-up).
 
-    python bench/hand_costs.py [VARIANT:PLAYERS ...]      (default: catalan:2 trut:6 valencian:4 french:4)
+    python bench/hand_costs.py [--chunks N] [--warm-up N] [VARIANT:PLAYERS ...]
+                                               (default: catalan:2 trut:6 valencian:4 french:4)
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline import accel
+from pipeline.engine.rules import Config
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
+from pipeline.policies.base import Policy
 from pipeline.rows import add_game
 from pipeline.store import TABLES, new_batches
 from pipeline.variants import get_variant
@@ -32,7 +35,13 @@ def measure(variant: str, players: int, chunks: int = 16, warm_up: int = 12) -> 
     config = get_variant(variant).configure({"players": str(players)})
     policies = [parse_policy("threshold") for _ in range(players)]
     described = [p.describe() for p in policies]
-    out = Path(tempfile.mkdtemp(prefix="truc-costs-"))
+    with tempfile.TemporaryDirectory(prefix="truc-costs-") as folder:
+        return _measure(config, policies, described, Path(folder), chunks, warm_up)
+
+
+def _measure(
+    config: Config, policies: list[Policy], described: list[str], out: Path, chunks: int, warm_up: int
+) -> list[float]:
     clock = time.process_time
     totals = [0.0] * 4
     hands = 0
@@ -64,12 +73,14 @@ def measure(variant: str, players: int, chunks: int = 16, warm_up: int = 12) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("runs", nargs="*", default=["catalan:2", "trut:6", "valencian:4", "french:4"])
+    parser.add_argument("--chunks", type=int, default=16, help="chunks measured (default 16)")
+    parser.add_argument("--warm-up", type=int, default=12, help="chunks played first, not measured (default 12)")
     args = parser.parse_args()
     print(f"µs of CPU per hand, threshold bots, chunks of {CHUNK} games, engine {accel.status()}")
     print(f"{'variant':<16}{'players':>8}{'engine':>8}{'rows':>7}{'arrow':>7}{'parquet':>8}{'total':>7}{'hands/cpu-s':>13}")
     for run in args.runs:
         variant, players = run.split(":")
-        costs = [c * 1e6 for c in measure(variant, int(players))]
+        costs = [c * 1e6 for c in measure(variant, int(players), args.chunks, args.warm_up)]
         total = sum(costs)
         figures = "".join(f"{c:>{w}.1f}" for c, w in zip(costs, (8, 7, 7, 8), strict=True))
         print(f"{variant:<16}{players:>8}{figures}{total:>7.1f}{1e6 / total:>13,.0f}")

@@ -98,16 +98,20 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=16, help="interleaved pairs of blocks per figure (default 16)")
     args = parser.parse_args()
     runs = args.runs or [f"{name}:{players}" for name, v in VARIANTS.items() for players in sorted(v.players)]
-    out = Path(tempfile.mkdtemp(prefix="truc-ratios-"))
+    with tempfile.TemporaryDirectory(prefix="truc-ratios-") as folder:
+        report(runs, args.pairs, Path(folder))
+
+
+def report(runs: list[str], pairs: int, out: Path) -> None:
     base = Runner("catalan", 2, out)
-    print(f"median of {args.pairs} interleaved pairs of blocks, threshold bots, engine {accel.status()}")
+    print(f"median of {pairs} interleaved pairs of blocks, threshold bots, engine {accel.status()}")
     columns = f"{'engine ratio':>14}{'hands/cpu-s':>13}{'pipeline ratio':>16}{'hands/cpu-s':>13}"
     print(f"{'variant':<16}{'players':>8}{columns}")
     for run in runs:
         variant, players = run.split(":")
         other = Runner(variant, int(players), out)
-        engine, _, engine_speed = median_ratio(base, other, "engine", args.pairs)
-        pipeline, _, pipeline_speed = median_ratio(base, other, "pipeline", args.pairs)
+        engine, _, engine_speed = median_ratio(base, other, "engine", pairs)
+        pipeline, _, pipeline_speed = median_ratio(base, other, "pipeline", pairs)
         print(
             f"{variant:<16}{players:>8}{engine:>14.2f}{engine_speed:>13,.0f}{pipeline:>16.2f}{pipeline_speed:>13,.0f}"
         )
