@@ -25,7 +25,7 @@ from pipeline.playing import SimulationError, game_seed, play_game, play_match, 
 from pipeline.policies import parse_policy
 from pipeline.rows import add_game
 from pipeline.store import TABLES, atomic_dataset, new_batches, write_manifest, write_part
-from pipeline.strength import strength_table
+from pipeline.strength import DEFINITION, strength_table
 from pipeline.variants import get_variant
 
 CHUNK_GAMES = 250
@@ -158,6 +158,7 @@ def simulate(
             "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
             "package_version": __version__,
             "engine": accel.status(),  # compiled or pure Python: the same rows, not the same speed
+            "strength": {"definition": DEFINITION, "opposing_hands": opponents},
             "rows": rows,
             "hands": hands,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -186,6 +186,10 @@ _MOST_OPPONENTS: Final = 7  # three bits of the mask; 3 at most in any variant (
 _STRENGTH_BY_SET: dict[Variant, tuple[list[list[tuple[float, float] | None]], dict[int, tuple[float, float]]]] = {}
 
 
+DEFINITION: Final = "beats every opposing hand heads-up"
+"""What the ``strength`` columns mean, as datasets' manifests record it (``docs/strength.md``): datasets
+written before strength depended on the player count have no such entry and are heads-up throughout."""
+
 CACHE_VERSION: Final = 1
 """Bump when the strength definition or the reference card-play rule changes."""
 

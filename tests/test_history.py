@@ -290,6 +290,7 @@ def test_import_rows_policies_seeds_and_manifest(tmp_path: Path) -> None:
     manifest = result.manifest
     assert manifest["kind"] == "import" and manifest["games"] == 2 and set(manifest["rows"]) == set(TABLES)
     assert {"package_version", "created"} <= set(manifest)
+    assert manifest["strength"] == {"definition": "beats every opposing hand heads-up"}
 
 
 def test_export_needs_a_dataset_and_leaves_no_temporary(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ def test_dataset_has_every_table_manifest_and_consistent_counts(sim_dataset: Pat
     assert manifest["variant"] == "catalan" and manifest["players"] == 4 and manifest["seed"] == 11
     assert manifest["options"] == {"players": "4", "signals": "on"}
     assert manifest["policies"]["3"] == "random" and manifest["policies"]["0"].startswith("threshold raise_at=0.7")
+    assert manifest["strength"] == {"definition": "beats every opposing hand heads-up", "opposing_hands": 2}
     games, hands = read(sim_dataset, "games"), read(sim_dataset, "hands")
     seats, events = read(sim_dataset, "seats"), read(sim_dataset, "events")
     assert manifest["rows"] == {"games": 300, "hands": hands.height, "seats": seats.height, "events": events.height}

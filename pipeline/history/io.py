@@ -51,6 +51,7 @@ from pipeline.store import (
     write_manifest,
     write_part,
 )
+from pipeline.strength import DEFINITION
 
 CHUNK_GAMES = 500
 """Games per Parquet part on import, and per read of the tables on export."""
@@ -181,6 +182,7 @@ def import_files(
             "hands": rows.hands,
             "invalid": invalid,
             "rows": rows.rows,
+            "strength": {"definition": DEFINITION},  # the opposing hands follow each game's player count
             "package_version": __version__,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
