@@ -28,7 +28,6 @@ import time
 from pathlib import Path
 
 from pipeline import accel
-from pipeline.engine.game import opponents_of
 from pipeline.policies import parse_policy
 from pipeline.simulate import game_seed, play_game
 from pipeline.strength import strength_table
@@ -69,7 +68,7 @@ def engine_only(variant: str, players: int, games: int, repeats: int = 3) -> tup
     config = rules.configure({"players": str(players)})
     policies = [parse_policy("threshold") for _ in range(players)]
     for size in (1, 3):
-        strength_table(rules, size, opponents_of(players, rules.sides(players)))
+        strength_table(rules, size, config.opponents)
     for g in range(games, games + games // 5):
         play_game(config, policies, game_seed(2, g))
     best = (0.0, 0.0)

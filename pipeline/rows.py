@@ -42,31 +42,15 @@ def _seat_cards(
         known = _SEAT_CARDS[variant] = {}
     found = known.get(key)
     if found is None:
-        text = variant.deck.texts(cards)
-        if UNKNOWN in cards:
-            found = (text, text.replace(" ", ","), None, None)
-        else:
-            strength, pct = hand_strength(variant, cards, opponents)
-            found = (text, text.replace(" ", ","), strength, pct)
+        deck = variant.deck
+        known_cards = UNKNOWN not in cards
+        strength, pct = hand_strength(variant, cards, opponents) if known_cards else (None, None)
+        found = (deck.texts(cards), deck.texts(cards, ","), strength, pct)
         known[key] = found
     return found
 
 
 _SEAT_CARDS: dict[Variant, dict[int, tuple[str, str, float | None, float | None]]] = {}
-
-
-def _dealt_arg(variant: Variant, dealt: tuple[tuple[int, ...], ...], size: int, opponents: int) -> str:
-    """A ``dealt`` event's ``arg`` as ``dealt_text`` writes it: hands of the hand's deal size through the
-    cache of dealt hands, a later deal of another size (la chanson's extra cards) directly."""
-    deck = variant.deck
-    return " ".join(
-        f"{seat}:{_hand_text(variant, cards, opponents) if len(cards) == size else deck.texts(cards, ',')}"
-        for seat, cards in enumerate(dealt)
-    )
-
-
-def _hand_text(variant: Variant, cards: tuple[int, ...], opponents: int) -> str:
-    return _seat_cards(variant, cards, opponents)[1]
 
 
 def add_game(
@@ -172,10 +156,8 @@ def add_game(
             if verb == PLAY or verb in CARD_VERBS:
                 arg: str | None = texts[raw]
             elif verb == DEALT:
-                if raw is hand.dealt:
-                    arg = " ".join(dealt_parts)
-                else:  # a later deal (la chanson's extra cards), or a deal the hand replaced
-                    arg = _dealt_arg(variant, raw, hand.cards_dealt, opponents)
+                # the hand's deal from the seat rows' lookups; a later deal (la chanson's extra cards) directly
+                arg = " ".join(dealt_parts) if raw is hand.dealt else dealt_text(variant.deck, raw)
             else:
                 arg = None if raw is None else str(raw)
             turn = turns[seq]

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import __version__, accel
-from pipeline.engine.game import opponents_of
 from pipeline.engine.rules import Config
 from pipeline.playing import SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy
@@ -105,9 +104,8 @@ def simulate(
     ``progress(games_done, hands_done)`` is called after each chunk.
     """
     config, seat_specs = resolve(spec)
-    opponents = opponents_of(config.players, config.variant.sides(config.players))
     for size in (1, 3):  # computed once here, inherited by forked workers
-        strength_table(config.variant, size, opponents)
+        strength_table(config.variant, size, config.opponents)
     started = time.perf_counter()
     rows = dict.fromkeys(TABLES, 0)
     hands = 0
@@ -158,7 +156,7 @@ def simulate(
             "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
             "package_version": __version__,
             "engine": accel.status(),  # compiled or pure Python: the same rows, not the same speed
-            "strength": {"definition": DEFINITION, "opposing_hands": opponents},
+            "strength": {"definition": DEFINITION, "opposing_hands": config.opponents},
             "rows": rows,
             "hands": hands,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -111,12 +111,6 @@ def team_of_seat(seat: int, sides: int = 2) -> int:
     return seat % sides
 
 
-def opponents_of(players: int, sides: int) -> int:
-    """How many opposing hands a seat faces (every seat not on its side): hand strength is judged
-    against them."""
-    return players - players // sides
-
-
 class Game:
     """One game, from its first deal to its end (``new_game`` builds the variant's own engine class)."""
 
@@ -135,7 +129,7 @@ class Game:
             raise ValueError(f"{variant.name} is played by {variant.players} players, not {n}")
         self.sides = sides = variant.sides(n)
         self.team_of = tuple(team_of_seat(s, sides) for s in range(n))
-        self.opponents = opponents_of(n, sides)
+        self.opponents = config.opponents
         self.deck_size = len(variant.deck)
         self._play_table = _play_actions(n, self.deck_size)  # seat -> card -> the action "play"
         self.power = variant.power

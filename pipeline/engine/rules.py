@@ -142,6 +142,13 @@ class Config:
         return int(self.options["players"])
 
     @property
+    def opponents(self) -> int:
+        """How many opposing hands a seat faces (every seat not on its side): hand strength is judged
+        against them (``pipeline.strength``)."""
+        players = self.players
+        return players - players // self.variant.sides(players)
+
+    @property
     def signals(self) -> bool:
         return self.variant.signals and self.options.get("signals") == "on" and self.players == 4
 
