@@ -36,9 +36,20 @@ _new_tuple: Final = tuple.__new__
 
 def make_action(seat: int, verb: str, arg: int | str | None = None) -> Action:
     """``Action(seat, verb, arg)`` built without the named tuple's Python-level ``__new__``: the same value
-    in half the time. The engine and the bots build several per step, so the hot path uses this."""
+    in half the time. The engine and the bots build several per step, so the hot path uses this. An action
+    without an argument (``accept``, ``fold``, ``pass``...) is made once per seat and verb and shared: an
+    action is an immutable value."""
+    if arg is None and 0 <= seat < _SHARED_SEATS:
+        by_seat = _ARGLESS.get(verb)
+        if by_seat is None:
+            by_seat = _ARGLESS[verb] = [_new_tuple(Action, (s, verb, None)) for s in range(_SHARED_SEATS)]
+        return by_seat[seat]
     action: Action = _new_tuple(Action, (seat, verb, arg))
     return action
+
+
+_SHARED_SEATS: Final = 6
+_ARGLESS: Final[dict[str, list[Action]]] = {}
 
 
 def make_event(

@@ -31,6 +31,7 @@ from typing import Any, Final, NamedTuple
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import DEALT, FOLD, KNOWN_VERBS, PLAY, Action, Event, RuleError, make_action, make_event
+from pipeline.engine.hand_rules import decide_hand
 from pipeline.engine.rules import TIE, Config
 
 
@@ -298,6 +299,10 @@ class Game:
         trut announced... Empty by default."""
         return {}
 
+    def public_value(self, name: str) -> Any:
+        """One entry of ``public_state()`` (a family may answer it without building the whole state)."""
+        return self.public_state()[name]
+
     # ------------------------------------------------------------- text format (FORMAT.md "Play")
     def end_values(self, record: HandRecord) -> list[str]:
         """The values of a hand's ``end`` line, one per side, in the variant's units."""
@@ -411,7 +416,7 @@ class Game:
 
     def _dealt(self, hands: list[list[int]], unknown: bool) -> Event:
         self.hands = hands
-        self.dealt = tuple(map(tuple, hands))
+        self.dealt = tuple([tuple(h) for h in hands])
         if unknown:  # only replays of records with unseen cards need to track the cards seen
             self.known = {c for h in hands for c in h if c != UNKNOWN}
         event = make_event(-1, DEALT, self.dealt, "deal", False, False, 0, self.stake, self.stake)
@@ -497,15 +502,17 @@ class Game:
         self.tricks.append(result)
         leader = self.trick[0][0]
         self.trick = []
-        decided = self.variant.hand_rule(self.tricks, self.cards_dealt, self.eldest_team)
+        decided = decide_hand(self.variant.hand_rule, self.tricks, self.cards_dealt, self.eldest_team)
         if decided is not None:
             self.after_play = -1
-            self._hand_won(*decided)
+            winner, tie_rule = decided
+            self._hand_won(winner, tie_rule)
             return
         if result != TIE:
             self.to_play = winner_seat
         else:
-            self.to_play = {"leader": leader, "maker": maker, "first": first}[self.tie_lead]
+            tie_lead = self.tie_lead
+            self.to_play = leader if tie_lead == "leader" else maker if tie_lead == "maker" else first
 
     def _end_hand(self, winner: int | None, points: tuple[int, ...], ended_by: str, tie_rule: str | None) -> None:
         self._apply_scores(points)

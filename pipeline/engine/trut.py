@@ -56,6 +56,7 @@ from typing import Any, ClassVar, Final
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, Event, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
+from pipeline.engine.hand_rules import decide_hand
 from pipeline.engine.rules import TIE, Config, OptionSpec
 
 TRUT: Final = "trut"
@@ -251,6 +252,14 @@ class TrutGame(Game):
         of the play."""
         return super().decision(seat, optional)
 
+    def public_value(self, name: str) -> Any:
+        """The two entries a trut's answerer reads, without building the whole state."""
+        if name == "special":
+            return self.special
+        if name == "announced":
+            return self.trut_word
+        return self.public_state()[name]
+
     def public_state(self) -> dict[str, Any]:
         return {
             "longs": tuple(self.scores),
@@ -379,9 +388,10 @@ class TrutGame(Game):
         side = self.team_of[seat]
         self.tricks = [TIE if r == side else r for r in self.tricks]
         self.trick = [(s, c) for s, c in self.trick if s != seat]
-        decided = self.variant.hand_rule(self.tricks, self.cards_dealt, self.eldest_team)
+        decided = decide_hand(self.variant.hand_rule, self.tricks, self.cards_dealt, self.eldest_team)
         if decided is not None:
-            self._hand_won(*decided)
+            winner, tie_rule = decided
+            self._hand_won(winner, tie_rule)
         else:
             self._pass_folder()
 

@@ -177,6 +177,10 @@ class SeatView:
         """The family's public state of the hand (``Game.public_state``: petits held, the trut...)."""
         return self._game.public_state()
 
+    def public_value(self, name: str) -> object:
+        """One entry of ``public``."""
+        return self._game.public_value(name)
+
     # what it may do
     def legal(self) -> list[Action]:
         return self._game.legal_for(self.seat)

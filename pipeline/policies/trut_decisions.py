@@ -80,13 +80,13 @@ class TrutDecisions(JudgingPolicy):
         return _trut_action(view) if self._wants_trut(view, rng) else None
 
     def trut_answer(self, view: SeatView, rng: random.Random) -> Action:
-        public = view.public
-        if public["special"] == "fortial":
+        special = view.public_value("special")
+        if special == "fortial":
             return make_action(view.seat, ACCEPT)
-        if public["announced"]:
+        if view.public_value("announced"):
             need = self.params["see_announced"]
         else:
-            need = self.params["office_see_at" if public["special"] == "trut_office" else "see_at"]
+            need = self.params["office_see_at" if special == "trut_office" else "see_at"]
         return make_action(view.seat, ACCEPT if self.effective_strength(view) >= need else FOLD)
 
     def fortial(self, view: SeatView, rng: random.Random) -> Action:
