@@ -77,7 +77,9 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=12, help="chunks played first, not measured (default 12)")
     args = parser.parse_args()
     print(f"µs of CPU per hand, threshold bots, chunks of {CHUNK} games, engine {accel.status()}")
-    print(f"{'variant':<16}{'players':>8}{'engine':>8}{'rows':>7}{'arrow':>7}{'parquet':>8}{'total':>7}{'hands/cpu-s':>13}")
+    print(
+        f"{'variant':<16}{'players':>8}{'engine':>8}{'rows':>7}{'arrow':>7}{'parquet':>8}{'total':>7}{'hands/cpu-s':>13}"
+    )
     for run in args.runs:
         variant, players = run.split(":")
         costs = [c * 1e6 for c in measure(variant, int(players), args.chunks, args.warm_up)]

@@ -48,9 +48,27 @@ def whole_command(variant: str, players: int, workers: int, games: int) -> tuple
         cpu = children_cpu()
         started = time.perf_counter()
         subprocess.run(
-            [TRUC, "simulate", "--variant", variant, "--players", str(players), "--games", str(games),
-             "--seed", "1", "--policy", "threshold", "--workers", str(workers), "--out", str(out), "--quiet"],
-            check=True, stdout=subprocess.DEVNULL,
+            [
+                TRUC,
+                "simulate",
+                "--variant",
+                variant,
+                "--players",
+                str(players),
+                "--games",
+                str(games),
+                "--seed",
+                "1",
+                "--policy",
+                "threshold",
+                "--workers",
+                str(workers),
+                "--out",
+                str(out),
+                "--quiet",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         wall = time.perf_counter() - started
         cpu = children_cpu() - cpu

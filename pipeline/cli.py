@@ -174,8 +174,10 @@ def simulate(
         result = run(spec, out, overwrite=overwrite, progress=update)
     rows = ", ".join(f"{k} {v:,}" for k, v in result.rows.items())
     rate = result.hands / result.seconds if result.seconds else 0.0
-    typer.echo(f"wrote {result.games:,} games, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s, "
-               f"{rate:,.0f} hands/s")
+    typer.echo(
+        f"wrote {result.games:,} games, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s, "
+        f"{rate:,.0f} hands/s"
+    )
 
 
 @app.command("import")

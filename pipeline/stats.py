@@ -68,9 +68,7 @@ class Parameter:
             raise ValueError(self.expected()) from None
         if not math.isfinite(value):
             raise ValueError(self.expected())
-        if (self.minimum is not None and value < self.minimum) or (
-            self.maximum is not None and value > self.maximum
-        ):
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise ValueError(self.expected())
         return value
 
@@ -275,15 +273,11 @@ def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> di
         try:
             values[key] = parameter.parse(str(raw))
         except ValueError as exc:
-            raise StatsError(
-                f"bad value {raw!r} for parameter {key} of {statistic.name}: expected {exc}"
-            ) from None
+            raise StatsError(f"bad value {raw!r} for parameter {key} of {statistic.name}: expected {exc}") from None
     return values
 
 
-def compute(
-    name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None
-) -> pl.DataFrame:
+def compute(name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None) -> pl.DataFrame:
     """Run the statistic ``name`` over one dataset folder or several together.
 
     Several folders are read as one dataset (their games kept apart: rows are joined within a folder).
@@ -335,9 +329,7 @@ def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> N
 
 def _dataset_folders(data: Path | Sequence[Path]) -> list[Path]:
     """The folders to read, checked, without repeats (so that no game is counted twice)."""
-    items: list[Path] = (
-        [Path(data)] if isinstance(data, str | os.PathLike) else [Path(item) for item in data]
-    )
+    items: list[Path] = [Path(data)] if isinstance(data, str | os.PathLike) else [Path(item) for item in data]
     if not items:
         raise store.DatasetError("no dataset folder given")
     folders: list[Path] = []

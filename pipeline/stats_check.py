@@ -58,9 +58,7 @@ def load(data: Path | Sequence[Path]) -> Tables:
             frame = frame.with_columns(pl.lit(str(folder)).alias("dataset"))
             frames.append(frame)
         frame = pl.concat(frames, how="vertical")
-        tables[name] = frame.with_columns(
-            pl.col(c).cast(pl.Int64) for c in frame.columns if c in _INT64
-        )
+        tables[name] = frame.with_columns(pl.col(c).cast(pl.Int64) for c in frame.columns if c in _INT64)
     tables["games"] = tables["games"].with_columns(pl.col("sides").fill_null(2))
     return tables
 
@@ -264,8 +262,10 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
 
 
 def fold_rates(t: Tables) -> pl.DataFrame:
-    raise_stakes = t["events"].filter(pl.col("kind") == "raise").select(
-        *HAND, pl.col("seq").alias("raise_seq"), pl.col("stake_after").alias("stake")
+    raise_stakes = (
+        t["events"]
+        .filter(pl.col("kind") == "raise")
+        .select(*HAND, pl.col("seq").alias("raise_seq"), pl.col("stake_after").alias("stake"))
     )
     games = t["games"].select("dataset", "game_id", "variant", "players")
     seats = t["seats"].select(*HAND, "seat", "strength_pct")
@@ -278,17 +278,13 @@ def fold_rates(t: Tables) -> pl.DataFrame:
         .with_columns(decile("strength_pct").alias("decile"), (pl.col("verb") == "fold").alias("folded"))
     )
     aggregates = [pl.len().cast(pl.Int64).alias("facing"), count(pl.col("folded")).alias("folds")]
-    by_decile = (
-        facing.filter(pl.col("decile").is_not_null()).group_by([*GROUP, "stake", "decile"]).agg(aggregates)
-    )
+    by_decile = facing.filter(pl.col("decile").is_not_null()).group_by([*GROUP, "stake", "decile"]).agg(aggregates)
     all_deciles = (
         facing.group_by([*GROUP, "stake"]).agg(aggregates).with_columns(pl.lit(None, pl.Int64).alias("decile"))
     )
     counts = pl.concat([by_decile, all_deciles.select(by_decile.columns)])
     low, high = wilson("folds", "facing")
-    result = counts.with_columns(
-        rate("folds", "facing").alias("fold_rate"), low.alias("ci_low"), high.alias("ci_high")
-    )
+    result = counts.with_columns(rate("folds", "facing").alias("fold_rate"), low.alias("ci_low"), high.alias("ci_high"))
     return _finish(
         result,
         [*GROUP, "stake", "decile"],
@@ -423,12 +419,8 @@ def raise_rates(t: Tables) -> pl.DataFrame:
         pl.len().cast(pl.Int64).alias("chances"), count(pl.col("kind") == "raise").alias("count")
     )
     low, high = wilson("count", "chances")
-    result = per_group.with_columns(
-        rate("count", "chances").alias("rate"), low.alias("ci_low"), high.alias("ci_high")
-    )
-    return _finish(
-        result, keys, [*keys, "chances", "count", "rate", "ci_low", "ci_high"]
-    )
+    result = per_group.with_columns(rate("count", "chances").alias("rate"), low.alias("ci_low"), high.alias("ci_high"))
+    return _finish(result, keys, [*keys, "chances", "count", "rate", "ci_low", "ci_high"])
 
 
 def _rate_columns(frame: pl.DataFrame) -> pl.DataFrame:
@@ -440,8 +432,10 @@ def _rate_columns(frame: pl.DataFrame) -> pl.DataFrame:
 def _measure(frame: pl.DataFrame, measure: str, level: pl.Expr, n: pl.Expr, k: pl.Expr,
              by: Sequence[str | pl.Expr] = ()) -> pl.DataFrame:  # fmt: skip
     """One measure's rows: ``frame`` grouped by variant, players and ``by``, ``n`` and ``count`` aggregated."""
-    return frame.group_by(*GROUP, *by).agg(n.cast(pl.Int64).alias("n"), k.cast(pl.Int64).alias("count")).with_columns(
-        pl.lit(measure).alias("measure"), level.alias("level")
+    return (
+        frame.group_by(*GROUP, *by)
+        .agg(n.cast(pl.Int64).alias("n"), k.cast(pl.Int64).alias("count"))
+        .with_columns(pl.lit(measure).alias("measure"), level.alias("level"))
     )
 
 
@@ -486,8 +480,10 @@ def envit(t: Tables, bluff_below: float = 20.0) -> pl.DataFrame:
         ("raised", pl.col("answer_is_call")),
     ):
         parts.append(_measure(calls, measure, pl.col("rung"), pl.len(), count(condition), by=["rung"]))
-    opening = calls.sort([*HAND, "seq"]).group_by(HAND).agg(
-        pl.col("team").first().alias("caller_team"), pl.col("envit_value").first().alias("caller_value")
+    opening = (
+        calls.sort([*HAND, "seq"])
+        .group_by(HAND)
+        .agg(pl.col("team").first().alias("caller_team"), pl.col("envit_value").first().alias("caller_value"))
     )
     settled = (
         opening.join(hands.select(*HAND, *GROUP, "envit_winner", "envit_ended_by"), on=HAND, how="inner")
@@ -548,8 +544,10 @@ def trut(t: Tables) -> pl.DataFrame:
     )  # fmt: skip
 
     # the seat to play is the trut row's to_play; out of turn, whether the truter had played in the trick
-    plays = t["events"].filter(pl.col("kind") == "play").select(
-        *HAND, "trick_no", pl.col("seq").alias("play_seq"), pl.col("seat").alias("play_seat")
+    plays = (
+        t["events"]
+        .filter(pl.col("kind") == "play")
+        .select(*HAND, "trick_no", pl.col("seq").alias("play_seq"), pl.col("seat").alias("play_seat"))
     )
     trut_rows = truts.select(*HAND, *GROUP, "seq", "seat", "trick_no", "to_play")
     played_before = (
@@ -700,8 +698,10 @@ def void_hands(t: Tables) -> pl.DataFrame:
 
 
 def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
-    games = t["games"].group_by(GROUP).agg(
-        pl.col("sides").max(), pl.col("unit").min(), count(pl.col("complete")).alias("games")
+    games = (
+        t["games"]
+        .group_by(GROUP)
+        .agg(pl.col("sides").max(), pl.col("unit").min(), count(pl.col("complete")).alias("games"))
     )
     hands = _hands(t).join(t["games"].select("dataset", "game_id", "complete"), on=["dataset", "game_id"])
     first = pl.col("trick1_winner")
@@ -943,9 +943,7 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
                 roll = rng.random()
                 pct = None if roll < 0.08 else (1.0 if roll < 0.1 else (0.0 if roll < 0.12 else rng.random()))
                 strength = None if pct is None else pct * 0.9
-                batches["seats"].append(
-                    (game_id, hand_no, seat, seat % 2, "random", "3o 12c 5e", strength, pct, None)
-                )
+                batches["seats"].append((game_id, hand_no, seat, seat % 2, "random", "3o 12c 5e", strength, pct, None))
         winner = 0 if score[0] >= score[1] else 1
         batches["games"].append(
             (game_id, variant, players, "", seed * 1000 + game_id, 0, n_hands, True, winner, score[0],
@@ -1056,8 +1054,10 @@ class _FamilyHand:
 
     def hand_over(self, tricks: Sequence[int]) -> bool:
         won = [t for t in tricks if t >= 0]
-        return len(tricks) == 3 or any(won.count(side) >= 2 for side in set(won)) or (
-            len(tricks) == 2 and len(won) == 1 and tricks[0] >= 0
+        return (
+            len(tricks) == 3
+            or any(won.count(side) >= 2 for side in set(won))
+            or (len(tricks) == 2 and len(won) == 1 and tricks[0] >= 0)
         )
 
 

@@ -15,9 +15,7 @@ MIXED_SEATS = {1: "threshold:raise_at=0.8,call_at=0.6,bluff=0.05", 3: "random"}
 def sim_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """300 games of 4-player Catalan Truc, mixed policies, signals on."""
     out = tmp_path_factory.mktemp("sim") / "catalan4"
-    spec = SimulationSpec(
-        "catalan", 300, 11, {"players": "4", "signals": "on"}, "threshold", MIXED_SEATS, workers=1
-    )
+    spec = SimulationSpec("catalan", 300, 11, {"players": "4", "signals": "on"}, "threshold", MIXED_SEATS, workers=1)
     simulate(spec, out)
     return out
 

@@ -567,8 +567,10 @@ def check_invariants(data: Path) -> None:
 
     folds = frames["fold_rates"]
     overall = folds.filter(pl.col("decile").is_null())
-    by_decile = folds.filter(pl.col("decile").is_not_null()).group_by("variant", "players", "stake").agg(
-        pl.col("facing").sum().alias("d_facing"), pl.col("folds").sum().alias("d_folds")
+    by_decile = (
+        folds.filter(pl.col("decile").is_not_null())
+        .group_by("variant", "players", "stake")
+        .agg(pl.col("facing").sum().alias("d_facing"), pl.col("folds").sum().alias("d_folds"))
     )
     joined = overall.join(by_decile, on=["variant", "players", "stake"], how="left").fill_null(0)
     assert (joined["d_facing"] <= joined["facing"]).all() and (joined["d_folds"] <= joined["folds"]).all()
@@ -795,8 +797,10 @@ def check_variant_invariants(data: Path) -> None:
     assert stones == (valencian["points_team0"].sum() + valencian["points_team1"].sum() if valencian.height else 0)
 
     trut = stats.compute("trut", data)
-    timing = trut.filter(measure="timing").group_by("variant", "players", "trick_no").agg(
-        pl.col("n").first(), pl.col("n").n_unique().alias("distinct"), pl.col("count").sum()
+    timing = (
+        trut.filter(measure="timing")
+        .group_by("variant", "players", "trick_no")
+        .agg(pl.col("n").first(), pl.col("n").n_unique().alias("distinct"), pl.col("count").sum())
     )
     assert (timing["distinct"] == 1).all() and (timing["n"] == timing["count"]).all()
     levels = trut.filter(measure="timing")
@@ -812,8 +816,10 @@ def check_variant_invariants(data: Path) -> None:
             assert rows["decider_won"]["count"] <= rows["decider_won"]["n"] <= rows["passed"]["n"]
 
     french = stats.compute("french", data)
-    sizes = french.filter(measure="raise_size").group_by("variant", "players").agg(
-        pl.col("n").first(), pl.col("count").sum()
+    sizes = (
+        french.filter(measure="raise_size")
+        .group_by("variant", "players")
+        .agg(pl.col("n").first(), pl.col("count").sum())
     )
     assert (sizes["n"] == sizes["count"]).all() and (french.filter(measure="raise_size")["size"] > 0).all()
     for row in french.filter(pl.col("measure").str.starts_with("reste_")).iter_rows(named=True):
