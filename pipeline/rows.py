@@ -149,7 +149,7 @@ def add_game(
             else:
                 for column in s_extra:
                     column.append(None)
-        events = hand.events
+        events = hand.event_tuples
         turns = hand.turns or (-1,) * len(events)
         for seq in range(len(events)):
             seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = events[seq]

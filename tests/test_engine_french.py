@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from pipeline.cards import FRENCH_32, FRENCH_36
-from pipeline.engine.actions import Action, RuleError
+from pipeline.engine.actions import Action, Event, RuleError
 from pipeline.engine.french import FrenchGame
 from pipeline.engine.game import Phase
 from pipeline.engine.rules import TIE, OptionError
@@ -143,17 +143,17 @@ def test_the_eldest_may_ask_for_new_cards_and_the_stock_deals_them_without_reshu
     # seed 002: "si l'adversaire accepte, les cartes en main sont jetées sur le tapis, sans être vues des
     # joueurs, et avec le talon du jeu, le donneur distribue trois autres cartes"
     game = new_game(2)
-    first = game.deal()
+    first = Event(*game.deal())
     assert Action(0, "redeal") in game.legal_for(0) and Action(1, "redeal") not in game.legal_for(1)
     act(game, "0 redeal")
     assert game.phase == Phase.REDEAL and game.actor() == 1 and SeatView(game, 1).decision == "redeal_answer"
     act(game, "1 accept")
     assert game.phase == Phase.DEAL and game.hands == [[], []]  # discarded unseen
-    second = game.deal()
+    second = Event(*game.deal())
     old = {c for cards in first.arg for c in cards}
     new = {c for cards in second.arg for c in cards}
     assert len(new) == 6 and not old & new  # from the stock: no card comes back
-    assert [e.verb for e in game.events] == ["dealt", "redeal", "accept", "dealt"]
+    assert [Event(*e).verb for e in game.events] == ["dealt", "redeal", "accept", "dealt"]
     assert game.phase == Phase.PLAY and game.to_play == 0 and game.redeals == 1
 
 
@@ -204,13 +204,13 @@ def test_redeals_go_on_while_the_stock_holds_a_full_deal() -> None:
         answerers = [s for s in range(players) if game.team_of[s] != game.team_of[eldest]]
         seen: list[int] = []
         for _ in range(most):
-            seen.extend(c for cards in game.deal().arg for c in cards)  # type: ignore[attr-defined]
+            seen.extend(c for cards in Event(*game.deal()).arg for c in cards)
             act(
                 game,
                 f"{eldest} redeal",
                 *(f"{s} accept" for s in sorted(answerers, key=lambda s: (s - eldest) % players)),
             )
-        seen.extend(c for cards in game.deal().arg for c in cards)  # type: ignore[attr-defined]
+        seen.extend(c for cards in Event(*game.deal()).arg for c in cards)
         assert len(seen) == len(set(seen)) == (most + 1) * players * 3
         assert Action(eldest, "redeal") not in game.legal_for(eldest)
         with pytest.raises(RuleError, match="redeal-stock"):

@@ -29,7 +29,18 @@ from itertools import combinations
 from typing import Any, Final
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError, make_action, make_event
+from pipeline.engine.actions import (
+    ACCEPT,
+    FOLD,
+    PLAY,
+    SIGNAL,
+    Action,
+    Event,
+    EventTuple,
+    RuleError,
+    make_action,
+    make_event,
+)
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
 from pipeline.engine.hand_rules import first_decisive_or_eldest
 from pipeline.engine.rules import Config
@@ -112,7 +123,7 @@ class FrenchGame(Game):
         self._start_signals_or_play()
 
     # -------------------------------------------------------------------------------- deal and redeal
-    def deal(self, rng: random.Random | None = None) -> Event:
+    def deal(self, rng: random.Random | None = None) -> EventTuple:
         """The chance step. The first deal of a hand shuffles; a redeal goes on dealing from the same
         shuffled deck ("sans avoir besoin de remêler et recouper", seed 002). The shuffle is a lazy
         Fisher-Yates: only the cards dealt are drawn, which is the same as shuffling the whole deck first."""
@@ -133,7 +144,7 @@ class FrenchGame(Game):
             hands[(eldest + i - start) % n].append(pile[i])
         return self._dealt(hands, unknown=False)
 
-    def apply_deal(self, hands: list[list[int]]) -> Event:
+    def apply_deal(self, hands: list[list[int]]) -> EventTuple:
         """Apply a recorded deal; a redeal's cards must come from the stock, none dealt before in the hand."""
         if self.phase is DEALING and self.drawn:
             for cards in hands:
@@ -148,7 +159,7 @@ class FrenchGame(Game):
         self.pile = list(dealt) + [c for c in range(len(self.variant.deck)) if c not in dealt]
         return event
 
-    def _dealt(self, hands: list[list[int]], unknown: bool) -> Event:
+    def _dealt(self, hands: list[list[int]], unknown: bool) -> EventTuple:
         self.hand_cards.update(c for cards in hands for c in cards if c != UNKNOWN)
         self.drawn += self.n * self.cards_dealt
         event = super()._dealt(hands, unknown)
@@ -167,7 +178,7 @@ class FrenchGame(Game):
             and self.drawn + self.n * self.cards_dealt <= self.deck_size
         )
 
-    def _ask_redeal(self, seat: int) -> Event:
+    def _ask_redeal(self, seat: int) -> EventTuple:
         could = self.may_raise(seat)
         stake = self.stake
         event = self._record(make_event(seat, REDEAL, None, "choice", False, could, 0, stake, stake))
@@ -180,7 +191,7 @@ class FrenchGame(Game):
         self.decider = self.redeal_answerers.pop(0)
         return event
 
-    def _answer_redeal(self, seat: int, verb: str) -> Event:
+    def _answer_redeal(self, seat: int, verb: str) -> EventTuple:
         stake = self.stake
         event = self._record(make_event(seat, verb, None, "choice", False, False, 0, stake, stake))
         if verb == REFUSE:  # "si quelqu'un insiste pour jouer, il n'y a pas de redistribution" (seed 000)
@@ -204,7 +215,7 @@ class FrenchGame(Game):
             return [make_action(seat, SIGNAL, word) for word in self.signal_words] if seat == self.decider else []
         return super()._legal_phase(seat)
 
-    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if self.phase is Phase.REDEAL:
             return self._answer_redeal(seat, verb)
         return super()._apply_phase(seat, verb, arg)
@@ -299,7 +310,7 @@ class FrenchGame(Game):
                 action = make_action(seat, verb, self.signal_case.get(arg.lower(), arg))
         return super().apply(action)
 
-    def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_bet(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if verb == ACCEPT:
             return self._accept(seat)
         if verb == FOLD:
@@ -316,7 +327,7 @@ class FrenchGame(Game):
             return True
         return False
 
-    def _raise(self, seat: int, arg: int | str) -> Event:
+    def _raise(self, seat: int, arg: int | str) -> EventTuple:
         answers = bool(self.pending)
         before = self.stake
         if answers:  # a raise in answer accepts the pending one first ("acceptés et surenchéris", seed 002)
@@ -331,7 +342,7 @@ class FrenchGame(Game):
         trick_no = len(self.tricks) + 1
         return self._record(make_event(seat, RAISE, arg, "raise", answers, True, trick_no, before, proposed))
 
-    def _accept(self, seat: int) -> Event:
+    def _accept(self, seat: int) -> EventTuple:
         could = self.may_raise(seat)
         before = self.stake
         self.stake = self.pending
@@ -339,7 +350,7 @@ class FrenchGame(Game):
         trick_no = len(self.tricks) + 1
         return self._record(make_event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
 
-    def _fold(self, seat: int) -> Event:
+    def _fold(self, seat: int) -> EventTuple:
         """The raisers score the stake in force before the raise (seed 000 "Le Truc en France")."""
         event = self._refused(seat, self.team_of[self.raiser])
         self.pending = 0

@@ -8,7 +8,8 @@ The API is the same for every variant (in the spirit of OpenSpiel and pokerkit):
 - ``legal_actions()``: every legal action of every seat, each naming its seat; ``legal_for(seat)``.
 - ``apply(action)`` checks the action and returns the ``Event`` it produced, or raises ``RuleError``
   naming the rule broken. ``deal()`` is the chance step, drawn from the game's own seeded generator;
-  ``apply_deal(hands)`` applies a recorded deal instead.
+  ``apply_deal(hands)`` applies a recorded deal instead. These two, and ``apply_trusted``, return the
+  event as the engine records it: a plain tuple in ``Event``'s field order (``Event(*event)`` names it).
 - ``hand_over``, ``over``, ``scores``, ``last_hand`` (a ``HandRecord`` once a hand has ended),
   ``next_hand()``.
 
@@ -30,7 +31,18 @@ from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import DEALT, FOLD, KNOWN_VERBS, PLAY, Action, Event, RuleError, make_action, make_event
+from pipeline.engine.actions import (
+    DEALT,
+    FOLD,
+    KNOWN_VERBS,
+    PLAY,
+    Action,
+    Event,
+    EventTuple,
+    RuleError,
+    make_action,
+    make_event,
+)
 from pipeline.engine.hand_rules import decide_hand
 from pipeline.engine.rules import TIE, Config
 
@@ -80,9 +92,14 @@ class HandRecord(NamedTuple):
     tricks: tuple[int, ...]  # side per trick, TIE for a tied one
     tie_rule: str | None
     signals: tuple[str, ...] | None
-    events: tuple[Event, ...]
+    event_tuples: tuple[EventTuple, ...]  # as the engine records them; ``events`` names them
     details: tuple[tuple[str, Any], ...] = ()
     turns: tuple[int, ...] = ()  # per event: the seat to play a card when it happened, -1 outside play
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The hand's events, named (built at each call: the simulator reads ``event_tuples``)."""
+        return tuple([Event(*event) for event in self.event_tuples])
 
 
 _new_tuple: Final = tuple.__new__
@@ -181,7 +198,7 @@ class Game:
         self.to_play = self._first_leader()
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[int] = []
-        self.events: list[Event] = []
+        self.events: list[EventTuple] = []
         self.turns: list[int] = []  # per event: the seat to play a card when it happened, -1 outside play
         self.signals: list[str] = []
         self.decider = -1
@@ -212,7 +229,7 @@ class Game:
             return [make_action(seat, SIGNAL, s) for s in SIGNALS]
         return []
 
-    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if self.phase is Phase.SIGNAL:
             return self._signal(seat, arg)
         raise RuleError("phase", f"no action '{verb}' in phase {self.phase.name}")
@@ -221,7 +238,7 @@ class Game:
         """Legal actions while tricks are played: by default, the seat to play plays a card."""
         return self._plays(seat) if seat == self.to_play else []
 
-    def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_bet(self, seat: int, verb: str, arg: Any) -> EventTuple:
         raise RuleError("unknown-verb", f"'{verb}' is not a move of {self.variant.name}")
 
     def _before_card(self, seat: int) -> bool:
@@ -264,7 +281,7 @@ class Game:
         """The stake a pending raise proposes, 0 when none."""
         return 0
 
-    def _refused(self, seat: int, raising_side: int) -> Event:
+    def _refused(self, seat: int, raising_side: int) -> EventTuple:
         """``seat`` folds: the raising side scores the stake in force before the raise and the hand ends
         (RULES.md "Common model"). Families clear their own pending bet after it."""
         could = self.may_raise(seat)
@@ -375,7 +392,7 @@ class Game:
 
     # ------------------------------------------------------------------------------------------- deal
 
-    def deal(self, rng: random.Random | None = None) -> Event:
+    def deal(self, rng: random.Random | None = None) -> EventTuple:
         """The chance step: shuffle and deal, one card at a time from the eldest."""
         if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
@@ -393,7 +410,7 @@ class Game:
         self.stock = cards[dealt:]
         return self._dealt(hands, unknown=False)
 
-    def apply_deal(self, hands: list[list[int]]) -> Event:
+    def apply_deal(self, hands: list[list[int]]) -> EventTuple:
         """Apply a recorded deal (cards per seat; ``UNKNOWN`` for unseen cards), checking it."""
         if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
@@ -414,7 +431,7 @@ class Game:
         self.stock = [c for c in range(len(self.variant.deck)) if c not in seen]
         return self._dealt([list(c) for c in hands], unknown=any(UNKNOWN in h for h in hands))
 
-    def _dealt(self, hands: list[list[int]], unknown: bool) -> Event:
+    def _dealt(self, hands: list[list[int]], unknown: bool) -> EventTuple:
         self.hands = hands
         self.dealt = tuple([tuple(h) for h in hands])
         if unknown:  # only replays of records with unseen cards need to track the cards seen
@@ -433,7 +450,7 @@ class Game:
             self.phase = PLAYING
             self.decider = -1
 
-    def _signal(self, seat: int, arg: Any) -> Event:
+    def _signal(self, seat: int, arg: Any) -> EventTuple:
         from pipeline.engine.actions import SIGNAL
 
         self.signals.append(str(arg))
@@ -454,9 +471,9 @@ class Game:
             raise RuleError("seat", f"seat {action.seat} does not exist in a {self.n}-player game")
         if action not in self.legal_for(action.seat):
             raise self._refusal(action)
-        return self.apply_trusted(action)
+        return Event(*self.apply_trusted(action))
 
-    def apply_trusted(self, action: Action) -> Event:
+    def apply_trusted(self, action: Action) -> EventTuple:
         """Apply an action known to be legal (taken from ``legal_for``)."""
         seat, verb, arg = action
         phase = self.phase
@@ -469,14 +486,14 @@ class Game:
         self.after_play = -1
         return self._apply_phase(seat, verb, arg)
 
-    def _record(self, event: Event) -> Event:
+    def _record(self, event: EventTuple) -> EventTuple:
         """Keep ``event`` in the hand's record, with the seat whose turn it was to play a card (-1 outside
         trick play): what tells a raise or a trut out of turn from one in turn."""
         self.events.append(event)
         self.turns.append(self.to_play if self.phase is PLAYING else -1)
         return event
 
-    def _play(self, seat: int, card: int) -> Event:
+    def _play(self, seat: int, card: int) -> EventTuple:
         could = self.may_raise(seat)
         before = self.stake
         answers = self._before_card(seat)

@@ -16,7 +16,7 @@ from pipeline.engine.actions import (
     NOCUT,
     PASS,
     Action,
-    Event,
+    EventTuple,
     RuleError,
     make_action,
     make_event,
@@ -77,7 +77,7 @@ class LadderGame(Game):
             return [make_action(seat, HOLD), make_action(seat, PASS)]
         return super()._legal_phase(seat)
 
-    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> EventTuple:
         phase, stake = self.phase, self.stake
         if phase is Phase.CUT:
             self.phase = DEALING if verb == CUT else Phase.DEAL_CHOICE
@@ -165,7 +165,7 @@ class LadderGame(Game):
             actions.append(make_action(seat, self.ladder[self.next_raise() - 1].verb))
         return actions
 
-    def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_bet(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if verb == ACCEPT:
             return self._accept(seat)
         if verb == FOLD:
@@ -180,7 +180,7 @@ class LadderGame(Game):
             return True
         return False
 
-    def _raise(self, seat: int, verb: str) -> Event:
+    def _raise(self, seat: int, verb: str) -> EventTuple:
         answers = bool(self.pending)
         stake_before = self.stake
         if answers:  # accept-and-raise: the pending raise is accepted first
@@ -197,7 +197,7 @@ class LadderGame(Game):
             make_event(seat, verb, None, "raise", answers, True, len(self.tricks) + 1, stake_before, proposed)
         )
 
-    def _accept(self, seat: int) -> Event:
+    def _accept(self, seat: int) -> EventTuple:
         could = self.may_raise(seat)
         before = self.stake
         self.level = self.pending
@@ -207,7 +207,7 @@ class LadderGame(Game):
         trick_no = len(self.tricks) + 1
         return self._record(make_event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
 
-    def _fold(self, seat: int) -> Event:
+    def _fold(self, seat: int) -> EventTuple:
         event = self._refused(seat, self.team_of[self.raiser])
         self.pending = 0
         return event

@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Final
 
 from pipeline.cards import UNKNOWN
-from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, Event, RuleError, make_action, make_event
+from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, EventTuple, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
 from pipeline.engine.hand_rules import decide_hand
 from pipeline.engine.rules import TIE, Config, OptionSpec
@@ -305,7 +305,7 @@ class TrutGame(Game):
         return super()._legal_phase(seat)
 
     # ----------------------------------------------------------------------------------- actions
-    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if self.phase is Phase.FORTIAL:
             if verb == TRUT:  # made before play: the event's trick_no is 0
                 event = self._trut(seat, arg)
@@ -321,12 +321,12 @@ class TrutGame(Game):
             return event
         return super()._apply_phase(seat, verb, arg)
 
-    def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_bet(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if verb == TRUT:
             return self._trut(seat, arg)
         return self._answer(seat, verb == ACCEPT)
 
-    def _trut(self, seat: int, word: Any) -> Event:
+    def _trut(self, seat: int, word: Any) -> EventTuple:
         """Seed 003 "Règle du jeu": "Tous les joueurs peuvent à n'importe quel moment truter"."""
         self.truter = seat
         self.trut_word = word
@@ -337,7 +337,7 @@ class TrutGame(Game):
         trick_no = len(self.tricks) + 1 if self.phase is PLAYING else 0
         return self._record(make_event(seat, TRUT, word, "raise", False, True, trick_no, self.stake, self.LONG_VALUE))
 
-    def _answer(self, seat: int, see: bool) -> Event:
+    def _answer(self, seat: int, see: bool) -> EventTuple:
         self.answerers.pop(0)
         (self.seen if see else self.folded).append(seat)
         before = self.stake
@@ -352,13 +352,13 @@ class TrutGame(Game):
             self._finish(self.team_of[self.truter], "fold", None)
         return event
 
-    def _answer_event(self, seat: int, see: bool, before: int) -> Event:
+    def _answer_event(self, seat: int, see: bool, before: int) -> EventTuple:
         verb = ACCEPT if see else FOLD
         return self._record(
             make_event(seat, verb, None, "answer", True, False, len(self.tricks) + 1, before, self.stake)
         )
 
-    def _three_player_answer(self, seat: int, see: bool, before: int) -> Event:
+    def _three_player_answer(self, seat: int, see: bool, before: int) -> EventTuple:
         """Seed 001 "Variante pour 3 joueurs": both opponents answer. Both fold, the truter takes 2 petits;
         one folds, the truter takes 1 petit and plays on against the other for 1 long; both see, the hand
         is worth 2 longs."""
@@ -403,7 +403,7 @@ class TrutGame(Game):
         elif self.to_play == self.out:
             self.to_play = (self.out + 1) % self.n
 
-    def _play(self, seat: int, card: int) -> Event:
+    def _play(self, seat: int, card: int) -> EventTuple:
         event = super()._play(seat, card)
         if self.out >= 0 and self.trick and self.phase is _PLAY:
             self._pass_folder()
@@ -499,7 +499,7 @@ class TrutGame(Game):
         """Choose the phase after a deal inside the hand (a subclass's own)."""
         self._begin_play()
 
-    def deal(self, rng: random.Random | None = None) -> Event:
+    def deal(self, rng: random.Random | None = None) -> EventTuple:
         if not self.extra_cards:
             return super().deal(rng)
         n, k = self.n, self.extra_cards
@@ -517,7 +517,7 @@ class TrutGame(Game):
         self.stock = stock[n * k :]
         return self._dealt_more(hands)
 
-    def apply_deal(self, hands: list[list[int]]) -> Event:
+    def apply_deal(self, hands: list[list[int]]) -> EventTuple:
         if not self.extra_cards:
             return super().apply_deal(hands)
         if self.phase is not DEALING:
@@ -538,7 +538,7 @@ class TrutGame(Game):
         self.stock = [c for c in self.stock if c in left]
         return self._dealt_more([list(h) for h in hands])
 
-    def _dealt_more(self, hands: list[list[int]]) -> Event:
+    def _dealt_more(self, hands: list[list[int]]) -> EventTuple:
         if self.extra_replace:
             self.hands = hands
             self.tricks = []

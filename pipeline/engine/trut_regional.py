@@ -35,6 +35,7 @@ from pipeline.engine.actions import (
     SING,
     Action,
     Event,
+    EventTuple,
     RuleError,
     make_action,
     make_event,
@@ -100,7 +101,7 @@ class RegionalTrutGame(TrutGame):
             return True
         return False
 
-    def _choice(self, seat: int, verb: str, arg: Any = None, stake_after: int | None = None) -> Event:
+    def _choice(self, seat: int, verb: str, arg: Any = None, stake_after: int | None = None) -> EventTuple:
         stake = self.stake
         after = stake if stake_after is None else stake_after
         return self._record(make_event(seat, verb, arg, "choice", False, False, 0, stake, after))
@@ -145,7 +146,7 @@ class RegionalTrutGame(TrutGame):
             taken.append(position)
         return sorted(taken)
 
-    def _discard(self, seat: int, arg: Any) -> Event:
+    def _discard(self, seat: int, arg: Any) -> EventTuple:
         """The discarded cards go back to the stock unseen (seed 003 "remises au talon"; seed 001 "au
         Talon sans les dévoiler"); the event names them in the order they were held."""
         positions = self._discard_positions(seat, arg)
@@ -176,7 +177,7 @@ class RegionalTrutGame(TrutGame):
             return self._discard_options(seat) if seat == self.decider else []
         return super()._legal_phase(seat)
 
-    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if self.phase is Phase.DISCARD:
             return self._discard(seat, arg)
         return super()._apply_phase(seat, verb, arg)
@@ -288,7 +289,7 @@ class GatinaiseGame(RegionalTrutGame):
             return [make_action(seat, SING), make_action(seat, NOSING)]
         return super()._legal_phase(seat)
 
-    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if self.phase is not Phase.SING:
             return super()._apply_phase(seat, verb, arg)
         if verb == ASK:
@@ -357,7 +358,7 @@ class GatineGame(RegionalTrutGame):
             return [make_action(seat, HOLD), make_action(seat, PASS)] if seat == self.decider else []
         return super()._legal_phase(seat)
 
-    def _apply_phase(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_phase(self, seat: int, verb: str, arg: Any) -> EventTuple:
         phase = self.phase
         if phase is Phase.SING:
             return self._sing(seat, verb)
@@ -365,7 +366,7 @@ class GatineGame(RegionalTrutGame):
             return self._hold(seat, verb)
         return super()._apply_phase(seat, verb, arg)
 
-    def _sing(self, seat: int, verb: str) -> Event:
+    def _sing(self, seat: int, verb: str) -> EventTuple:
         """One refusal: a normal trut d'office. All sing: 3 more cards each, then each discards 3."""
         event = self._choice(seat, verb)
         if verb == NOSING:
@@ -375,7 +376,7 @@ class GatineGame(RegionalTrutGame):
             self._deal_more(CHANTER_CARDS)
         return event
 
-    def _hold(self, seat: int, verb: str) -> Event:
+    def _hold(self, seat: int, verb: str) -> EventTuple:
         """One holder is enough: a trut d'office. Nobody holds: no play, the opponents take 1 petit."""
         if verb == HOLD:
             event = self._choice(seat, HOLD, stake_after=self.LONG_VALUE)

@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any, Final
 
 from pipeline.cards import UNKNOWN, Deck
-from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, Event, RuleError, make_action, make_event
+from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, EventTuple, RuleError, make_action, make_event
 from pipeline.engine.game import PLAYING, Phase
 from pipeline.engine.ladder import LadderGame
 from pipeline.engine.rules import Config
@@ -250,7 +250,7 @@ class ValencianGame(LadderGame):
         return actions
 
     # ------------------------------------------------------------------------------------ actions
-    def _apply_bet(self, seat: int, verb: str, arg: Any) -> Event:
+    def _apply_bet(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if verb == COVER:
             return self._lay(seat, arg, COVER, self.covered)
         if self.envit_pending:
@@ -262,10 +262,10 @@ class ValencianGame(LadderGame):
         self.envit_closed = self.envit_closed or bool(self.pending)  # any answer to a truc closes the envit
         return super()._apply_bet(seat, verb, arg)
 
-    def _play(self, seat: int, card: int) -> Event:
+    def _play(self, seat: int, card: int) -> EventTuple:
         return self._lay(seat, card, PLAY, card)
 
-    def _lay(self, seat: int, card: int, verb: str, shown: int) -> Event:
+    def _lay(self, seat: int, card: int, verb: str, shown: int) -> EventTuple:
         """Play ``card`` face up (``shown`` is the card) or covered (``shown`` is ``covered``)."""
         could = self.may_raise(seat)
         hand = self.hands[seat]
@@ -284,7 +284,7 @@ class ValencianGame(LadderGame):
             self._close_trick()
         return event
 
-    def _call_envit(self, seat: int, verb: str) -> Event:
+    def _call_envit(self, seat: int, verb: str) -> EventTuple:
         call = next(c for c in ENVIT_LADDER[self.envit_call] if c.verb == verb)
         could = self.may_raise(seat)
         self.envit_call = verb
@@ -297,7 +297,7 @@ class ValencianGame(LadderGame):
             make_event(seat, call.verb, None, "envit", False, could, len(self.tricks) + 1, stake, stake)
         )
 
-    def _answer_envit(self, seat: int, verb: str) -> Event:
+    def _answer_envit(self, seat: int, verb: str) -> EventTuple:
         call = self.envit_rung
         assert call is not None
         side = self.team_of[self.envit_caller]
