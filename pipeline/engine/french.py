@@ -69,7 +69,6 @@ def first_decisive_or_void(tricks: list[int], total: int, eldest_team: int) -> t
 
 
 @functools.cache
-@functools.cache
 def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
     """The signals of a french game: ``-`` (nothing) or the top ranks held, highest first, e.g. ``78A``.
 

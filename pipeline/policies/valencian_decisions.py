@@ -25,10 +25,9 @@ it signals (``1e``, ``1b``, ``7e``, ``7o``, ``3``) adds 0.1 to the truc strength
 
 from __future__ import annotations
 
-import functools
 import random
 from itertools import combinations
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mypy_extensions import trait
 
@@ -39,9 +38,16 @@ from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
 
 
-@functools.cache
 def envit_percentiles(variant: Variant) -> dict[int, float]:
-    """Envit value -> its mid-rank percentile among every 3-card hand of the variant's deck (exact)."""
+    """Envit value -> its mid-rank percentile among every 3-card hand of the variant's deck (exact),
+    computed once per variant."""
+    found = _PERCENTILES.get(variant)
+    if found is None:
+        found = _PERCENTILES[variant] = _envit_percentiles(variant)
+    return found
+
+
+def _envit_percentiles(variant: Variant) -> dict[int, float]:
     deck = variant.deck
     counts: dict[int, int] = {}
     for hand in combinations(range(len(deck)), 3):
@@ -55,17 +61,19 @@ def envit_percentiles(variant: Variant) -> dict[int, float]:
     return result
 
 
+# Caches kept in plain dicts (keyed by the variant, hashed by identity): compiled, a dict lookup is a
+# native call, where a call through functools.cache goes through Python (a bot asks at most turns).
+_PERCENTILES: Final[dict[Variant, dict[int, float]]] = {}
+_RUNGS: Final[dict[Variant, dict[str, int]]] = {}
+
+
 def envit_pct(view: SeatView) -> float:
     """The percentile of the seat's envit value; 1 when its partner signals 33."""
     signal = view.partner_signal
     if signal and "33" in signal.split("+"):
         return 1.0
-    return _pct_of_hand(view.rules, view.dealt)
-
-
-@functools.cache
-def _pct_of_hand(variant: Variant, dealt: tuple[int, ...]) -> float:
-    return envit_percentiles(variant)[envit_value(variant.deck, dealt)]
+    variant = view.rules
+    return envit_percentiles(variant)[envit_value(variant.deck, view.dealt)]
 
 
 def truc_strength(policy: JudgingPolicy, view: SeatView) -> float:
@@ -85,10 +93,12 @@ def _find(legal: list[Action], verb: str) -> Action | None:
     return None
 
 
-@functools.cache
 def _rungs(variant: Variant) -> dict[str, int]:
     """Raise verb -> its rung, 1 for the truc."""
-    return {verb: k for k, verb in enumerate(variant.raise_verbs, 1)}
+    found = _RUNGS.get(variant)
+    if found is None:
+        found = _RUNGS[variant] = {verb: k for k, verb in enumerate(variant.raise_verbs, 1)}
+    return found
 
 
 def _pending_rung(view: SeatView) -> int:
