@@ -38,7 +38,7 @@ from typing import Final
 from pipeline.engine.rules import TIE, Variant
 
 
-def lead_card(cards: list[int], power: Sequence[int]) -> int:
+def lead_card(cards: list[int], power: tuple[int, ...]) -> int:
     """Position of the card to lead among ``cards`` (``power``: card -> power): the highest (the first of
     equal highest)."""
     best = 0
@@ -50,7 +50,7 @@ def lead_card(cards: list[int], power: Sequence[int]) -> int:
     return best
 
 
-def follow_card(cards: list[int], power: Sequence[int], best_opposing: int, partner_winning: bool) -> int:
+def follow_card(cards: list[int], power: tuple[int, ...], best_opposing: int, partner_winning: bool) -> int:
     """Position of the card to play among ``cards`` when following, given the best opposing power on the
     table: the lowest card if a partner wins the trick; else the lowest card that beats every opposing
     card; else the first card that ties; else the lowest card (one pass: this runs for every card
@@ -73,7 +73,7 @@ def follow_card(cards: list[int], power: Sequence[int], best_opposing: int, part
     return tie if tie >= 0 else lowest
 
 
-POWER_AS_CARD: Final = list(range(64))
+POWER_AS_CARD: Final = tuple(range(64))
 """The power of a power is itself: the tables play hands of powers by the same rule as the bots' cards."""
 
 

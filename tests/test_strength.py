@@ -49,9 +49,9 @@ def test_suits_do_not_change_strength() -> None:
 
 
 def test_reference_card_play() -> None:
-    power = [0, 0, 0, 3, 0, 5, 0, 0, 8, 9]  # card -> power (here a card's power is its number)
+    power = (0, 0, 0, 3, 0, 5, 0, 0, 8, 9)  # card -> power (here a card's power is its number)
     assert lead_card([3, 9, 5], power) == 1
-    assert lead_card([8, 9, 9], [0] * 8 + [9, 9]) == 0  # the first of equal highest
+    assert lead_card([8, 9, 9], (0,) * 8 + (9, 9)) == 0  # the first of equal highest
     assert follow_card([3, 9, 5], power, best_opposing=4, partner_winning=False) == 2  # the lowest winner
     assert follow_card([3, 9, 5], power, best_opposing=9, partner_winning=False) == 1  # a tie when no winner
     assert follow_card([3, 8, 5], power, best_opposing=9, partner_winning=False) == 0  # else the lowest

@@ -305,8 +305,12 @@ class Game:
 
     def _game_winner(self) -> int | None:
         """The side that has won the game after this hand, or None."""
-        best = max(self.scores)
-        return self.scores.index(best) if best >= self.target else None
+        scores = self.scores
+        side, best = 0, scores[0]
+        for other in range(1, len(scores)):  # the first of equal highest, as max and index would find
+            if scores[other] > best:
+                side, best = other, scores[other]
+        return side if best >= self.target else None
 
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
         return ()
