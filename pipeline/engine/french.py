@@ -42,7 +42,6 @@ from pipeline.engine.actions import (
     make_event,
 )
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
-from pipeline.engine.hand_rules import first_decisive_or_eldest
 from pipeline.engine.rules import Config
 
 RAISE: Final = "raise"
@@ -58,16 +57,6 @@ REDEAL_DECISION: Final = "redeal_answer"
 SIGNAL_DECISION: Final = "french_signal"
 
 
-def first_decisive_or_void(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:
-    """French (seed 002 "Règles du Truc à quatre joueurs"): two tricks win; with a tied trick the first
-    trick won decides ("le camp qui détient la première levée est gagnant, si une des deux autres est
-    pourrie"); when all three are tied "le coup est nul": no winner (None), tie rule ``all_tied``."""
-    decided = first_decisive_or_eldest(tricks, total, eldest_team)
-    if decided is not None and decided[1] == "all_tied_eldest":
-        return None, "all_tied"
-    return decided
-
-
 @functools.cache
 def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
     """The signals of a french game: ``-`` (nothing) or the top ranks held, highest first, e.g. ``78A``.
@@ -79,6 +68,22 @@ def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
     for size in range(1, len(top_ranks) + 1):
         words.extend("".join(ranks) for ranks in combinations(top_ranks, size))
     return tuple(words)
+
+
+_RAISE_TABLES: Final[dict[tuple[int, int], list[list[Action]]]] = {}
+
+
+def _raise_table(players: int, target: int) -> list[list[Action]]:
+    """Per seat: ``raise reste``, then ``raise k`` at index k up to the target (made once per player count
+    and target, and shared: an action is an immutable value)."""
+    found = _RAISE_TABLES.get((players, target))
+    if found is None:
+        found = [
+            [make_action(s, RAISE, RESTE)] + [make_action(s, RAISE, k) for k in range(1, target + 1)]
+            for s in range(players)
+        ]
+        _RAISE_TABLES[(players, target)] = found
+    return found
 
 
 class FrenchGame(Game):
@@ -94,10 +99,7 @@ class FrenchGame(Game):
         self.signal_ranks: tuple[str, ...] = config.variant.rank_order[:3]
         self.signal_words = signal_words(self.signal_ranks)
         self.signal_case = {word.lower(): word for word in self.signal_words}
-        self._raise_table = [
-            [make_action(s, RAISE, RESTE)] + [make_action(s, RAISE, k) for k in range(1, config.variant.target + 1)]
-            for s in range(config.players)
-        ]
+        self._raise_table = _raise_table(config.players, config.variant.target)
         super().__init__(config, seed, first_dealer, scores)
 
     # ------------------------------------------------------------------------------------------ set-up
@@ -265,7 +267,7 @@ class FrenchGame(Game):
 
     def _raises(self, seat: int, base: int) -> list[Action]:
         """Every raise above ``base``: each stake up to the ceiling, and ``reste`` when it is a raise."""
-        sizes = self._raise_table[seat]  # sizes[k]: raise k; sizes[0]: raise reste (made once per game)
+        sizes = self._raise_table[seat]  # sizes[k]: raise k; sizes[0]: raise reste (shared by every game)
         actions = sizes[base + 1 : self.raise_ceiling() + 1]
         if self.need(self.team_of[seat]) > base:
             actions.append(sizes[0])

@@ -36,6 +36,16 @@ def first_decisive_or_eldest(tricks: list[int], total: int, eldest_team: int) ->
     return None
 
 
+def first_decisive_or_void(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:
+    """French (seed 002 "Règles du Truc à quatre joueurs"): two tricks win; with a tied trick the first
+    trick won decides ("le camp qui détient la première levée est gagnant, si une des deux autres est
+    pourrie"); when all three are tied "le coup est nul": no winner (None), tie rule ``all_tied``."""
+    decided = first_decisive_or_eldest(tricks, total, eldest_team)
+    if decided is not None and decided[1] == "all_tied_eldest":
+        return None, "all_tied"
+    return decided
+
+
 def first_trick_counts_double(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None] | None:
     """Trut (seed 003 "Règle du jeu", seed 001 "Déroulement"): the first trick counts double. The side
     that takes trick 1 wins unless one other side takes both tricks 2 and 3; a tie in trick 2 or 3 leaves
@@ -70,4 +80,6 @@ def decide_hand(
         return first_trick_counts_double(tricks, total, eldest_team)
     if rule is first_decisive_or_eldest:
         return first_decisive_or_eldest(tricks, total, eldest_team)
+    if rule is first_decisive_or_void:
+        return first_decisive_or_void(tricks, total, eldest_team)
     return rule(tricks, total, eldest_team)

@@ -34,7 +34,7 @@ class FrenchDecisions(JudgingPolicy):
 
     # ------------------------------------------------------------------ judging the hand
     def french_strength(self, view: SeatView) -> float:
-        value = self.strength_pct(view) + 0.2 * sum(view.tricks)
+        value = self.strength_pct(view) + 0.2 * view.trick_balance
         signal = view.partner_signal
         if signal and signal != "-":
             value += 0.1 * sum(rank in signal for rank in view.rules.rank_order[:2])

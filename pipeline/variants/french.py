@@ -13,7 +13,8 @@ import dataclasses
 from collections.abc import Mapping
 
 from pipeline.cards import FRENCH_32, FRENCH_36
-from pipeline.engine.french import FrenchGame, first_decisive_or_void
+from pipeline.engine.french import FrenchGame
+from pipeline.engine.hand_rules import first_decisive_or_void
 from pipeline.engine.rules import Config, OptionError, OptionSpec, Variant
 
 RANKINGS: dict[tuple[str, str], tuple[str, ...]] = {
