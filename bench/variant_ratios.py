@@ -11,6 +11,9 @@ Two measures, both in the steady state (no start-up), threshold bots, 1 process:
 - pipeline: what a simulator worker does per chunk: play, build the rows, turn them into Arrow and write
   Parquet with zstd.
 
+It also prints the events (rows of the ``events`` table) per hand, and the pipeline's speed in events
+rather than hands relative to 2-player Catalan: how much play a hand holds, which is what sets its cost.
+
     python bench/variant_ratios.py [--pairs N] [VARIANT:PLAYERS ...]   (default: every variant and count)
 """
 
@@ -44,6 +47,8 @@ class Runner:
         self.described = [p.describe() for p in self.policies]
         self.out = out
         self.next_game = 0
+        self.events = 0  # rows of the events table written by the pipeline blocks, and their hands
+        self.hands = 0
         self.games_per_block = 50
         for _ in range(3):  # warm-up, and size the blocks to about BLOCK_HANDS hands
             hands = self.engine()
@@ -65,7 +70,12 @@ class Runner:
             hands += add_game(batches, g, game, records, self.described, "simulate")
         for name in TABLES:
             pq.write_table(batches[name].to_arrow(), self.out / f"{name}.parquet", compression="zstd")
+        self.events += len(batches["events"])
+        self.hands += hands
         return hands
+
+    def events_per_hand(self) -> float:
+        return self.events / self.hands if self.hands else 0.0
 
 
 def speed(block: Callable[[], int]) -> float:
@@ -105,15 +115,21 @@ def main() -> None:
 def report(runs: list[str], pairs: int, out: Path) -> None:
     base = Runner("catalan", 2, out)
     print(f"median of {pairs} interleaved pairs of blocks, threshold bots, engine {accel.status()}")
-    columns = f"{'engine ratio':>14}{'hands/cpu-s':>13}{'pipeline ratio':>16}{'hands/cpu-s':>13}"
+    columns = (
+        f"{'engine ratio':>14}{'hands/cpu-s':>13}{'pipeline ratio':>16}{'hands/cpu-s':>13}"
+        f"{'events/hand':>13}{'events/s ratio':>16}"
+    )
     print(f"{'variant':<16}{'players':>8}{columns}")
     for run in runs:
         variant, players = run.split(":")
         other = Runner(variant, int(players), out)
         engine, _, engine_speed = median_ratio(base, other, "engine", pairs)
         pipeline, _, pipeline_speed = median_ratio(base, other, "pipeline", pairs)
+        per_hand = other.events_per_hand()
+        by_events = pipeline * per_hand / base.events_per_hand()
         print(
             f"{variant:<16}{players:>8}{engine:>14.2f}{engine_speed:>13,.0f}{pipeline:>16.2f}{pipeline_speed:>13,.0f}"
+            f"{per_hand:>13.1f}{by_events:>16.2f}"
         )
 
 

@@ -30,6 +30,7 @@ def test_variant_ratios_prints_both_ratios_per_run() -> None:
     rows = [line.split() for line in lines if re.match(rf"(trut|valencian)\s+\d\s+{NUMBER}", line)]
     assert [row[:2] for row in rows] == [["trut", "3"], ["valencian", "2"]]
     assert all(float(row[2]) > 0 and float(row[4]) > 0 for row in rows)
+    assert all(float(row[6]) > 1 and float(row[7]) > 0 for row in rows)  # events per hand, events/s ratio
 
 
 def test_hand_costs_prints_the_four_stages() -> None:
