@@ -63,8 +63,11 @@ def add_game(
     complete: bool = True,
     match_no: int | None = None,
     match_winner: int | None = None,
+    tags: str | None = None,
+    players: Sequence[str | None] = (),
 ) -> int:
-    """Append one game's rows to ``batches``; return the number of hands added."""
+    """Append one game's rows to ``batches``; return the number of hands added. An imported game gives
+    its other tags (``tags``, JSON) and who sat at each seat (``players``, by seat; empty when unknown)."""
     variant = game.variant
     deck = variant.deck
     texts = deck.cards
@@ -91,13 +94,15 @@ def add_game(
             variant.unit,
             match_no,
             match_winner,
+            tags,
         )
     )
     three_sides = game.sides > 2
     seat_values = variant.seat_values
     hand_columns = batches["hands"].columns
     seat_columns = batches["seats"].columns
-    (s_game, s_hand, s_seat, s_team, s_policy, s_cards, s_strength, s_pct, s_signal, *s_extra) = seat_columns
+    (s_game, s_hand, s_seat, s_team, s_policy, s_cards, s_strength, s_pct, s_signal, *s_extra, s_player) = seat_columns
+    player_of = list(players) + [None] * (n - len(players))
     (e_game, e_hand, e_seq, e_seat, e_team, e_verb, e_arg, e_kind, e_answers, e_could, e_trick, e_before,
      e_after, e_to_play) = batches["events"].columns  # fmt: skip
     # Boxed once: appended to every row of the game, an int would become a new Python int each time.
@@ -149,6 +154,7 @@ def add_game(
             else:
                 for column in s_extra:
                     column.append(None)
+            s_player.append(player_of[seat])
         events = hand.event_tuples
         turns = hand.turns or (-1,) * len(events)
         for seq in range(len(events)):

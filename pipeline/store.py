@@ -50,6 +50,7 @@ GAMES = pa.schema(
         ("unit", pa.string()),  # what score_team* count: "points", "longs" or "cames"
         ("match_no", pa.int64()),  # french rubber: the match (best of 3 games) this game belongs to
         ("match_winner_team", pa.int8()),  # on the match's deciding game, the match winner
+        ("tags", pa.string()),  # an imported game's other tags (Event, Site, Date, Round, _custom) as JSON
     ]
 )
 
@@ -119,6 +120,7 @@ SEATS = pa.schema(
         ("strength_pct", pa.float64()),
         ("signal", pa.string()),  # what the seat signalled to its partner, null when signals are off
         ("envit_value", pa.int8()),  # valencian: the envit value of the cards dealt
+        ("player", pa.string()),  # an imported game's SeatN tag: who sat there; null when not given
     ]
 )
 

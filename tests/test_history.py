@@ -21,6 +21,7 @@ import os
 import random
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -191,6 +192,36 @@ def test_export_of_several_files_numbers_games_across_files(tmp_path: Path) -> N
     assert games["seed"].null_count() == 3
     assert export_dataset(tmp_path / "data", tmp_path / "all.truc") == 3
     assert (tmp_path / "all.truc").read_text("utf-8") == "\n".join(p.read_text("utf-8") for p in paths)
+
+
+def test_a_dataset_keeps_seat_names_and_the_other_tags(tmp_path: Path) -> None:
+    # FORMAT.md "Tags": seat names, Event, Site, Date, Round and custom _tags; they go to seats.player and
+    # games.tags (JSON), so that text -> dataset -> text keeps them (the canonical files above check it)
+    import_files([DATA / "canonical" / "two_players.truc"], tmp_path / "data")
+    games, seats = _table(tmp_path / "data", "games"), _table(tmp_path / "data", "seats")
+    assert json.loads(games["tags"][0]) == {
+        "Event": "Friendly",
+        "Round": "2",
+        "_Note": 'escaped "quotes" and a backslash \\ in a tag value',
+    }
+    names = seats.group_by("seat").agg(pl.col("player").unique()).sort("seat")
+    assert names["player"].to_list() == [["Anna"], ["Pere"]]  # on every hand's rows
+    with duckdb.connect() as con:  # queryable as JSON
+        event = con.sql(
+            f"select json_extract_string(tags, '$.Event') from read_parquet('{tmp_path / 'data' / 'games'}/*.parquet')"
+        ).fetchall()
+    assert event == [("Friendly",)]
+
+
+def test_a_simulated_game_has_no_tags_nor_player_names(tmp_path: Path) -> None:
+    simulate(SimulationSpec("french", 2, seed=3), tmp_path / "sim")  # a rubber: _Match tags go to columns
+    games = _table(tmp_path / "sim", "games")
+    assert games.height > 2 and games["tags"].null_count() == games.height
+    assert _table(tmp_path / "sim", "seats")["player"].null_count() == len(_table(tmp_path / "sim", "seats"))
+    export_dataset(tmp_path / "sim", tmp_path / "sim.truc")
+    import_files([tmp_path / "sim.truc"], tmp_path / "again")
+    again = _table(tmp_path / "again", "games")
+    assert again["match_no"].to_list() == games["match_no"].to_list() and again["tags"].null_count() == games.height
 
 
 # -------------------------------------------------------------------------------------- malformed files
@@ -506,7 +537,7 @@ def test_a_custom_visitor_sees_every_line() -> None:
 
     visitor = Recorder()
     parse((DATA / "canonical" / "two_players.truc").read_text("utf-8"), visitor)
-    assert visitor.seen[:8] == ["begin 1", "tag", "tag", "tag", "hand", "deal 2", "action", "action"]
+    assert visitor.seen[:13] == ["begin 1", *["tag"] * 8, "hand", "deal 2", "action", "action"]
     assert visitor.seen[-2:] == ["end", "end_game"] and visitor.seen.count("hand") == 3
 
 

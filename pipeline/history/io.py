@@ -9,10 +9,11 @@ engine's records as canonical text (``writer``) to a temporary file renamed into
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -37,7 +38,7 @@ from pipeline.history.reader import (
     parse,
     read_text,
 )
-from pipeline.history.writer import format_game, hand_from_record
+from pipeline.history.writer import format_game, hand_from_record, seat_tag_index, tag_rank
 from pipeline.rows import add_game
 from pipeline.store import (
     SCHEMAS,
@@ -97,6 +98,23 @@ def record_text(record: GameRecord) -> str:
 MATCH_TAGS = {"_Match": "match_no", "_MatchWinner": "match_winner_team"}
 """Custom tags (FORMAT.md allows ``_anything``) that keep a French rubber's match with its games."""
 
+_COLUMN_TAGS = frozenset({"Variant", "Options", "FirstDealer", "Seed", "Result", *MATCH_TAGS})
+"""Tags a column holds (``Result`` is the engine's, written again on export); ``SeatN`` and ``PolicyN`` are
+in the seats table."""
+
+
+def other_tags(tags: Mapping[str, str]) -> str | None:
+    """The tags of a game that no column holds (``Event``, ``Site``, ``Date``, ``Round``, custom ``_tags``)
+    as a JSON object in canonical order (the ``games.tags`` column), or None when there are none."""
+    kept = [(name, value) for name, value in tags.items() if name not in _COLUMN_TAGS and seat_tag_index(name) is None]
+    kept.sort(key=lambda item: tag_rank(item[0]) or (99, 0))  # the reader refuses tags of no rank
+    return json.dumps(dict(kept), ensure_ascii=False) if kept else None
+
+
+def seat_names(tags: Mapping[str, str], players: int) -> list[str | None]:
+    """Who sat at each seat (the ``SeatN`` tags; the ``seats.player`` column)."""
+    return [tags.get(f"Seat{seat}") for seat in range(players)]
+
 
 def _whole_number(text: str | None) -> int | None:
     return int(text) if text is not None and text.strip().isdigit() else None
@@ -125,6 +143,8 @@ class _Rows:
             record.complete,
             match_no=match["match_no"],
             match_winner=match["match_winner_team"],
+            tags=other_tags(record.tags),
+            players=seat_names(record.tags, record.game.n),
         )
         self.games += 1
         if len(self.batches["games"]) >= CHUNK_GAMES:
@@ -221,12 +241,16 @@ def _tag(name: str, value: str) -> TagLine:
 
 
 def _replay_rows(
-    visitor: ReplayVisitor, game: dict[str, Any], policies: dict[int, str], hands: list[_HandRows]
+    visitor: ReplayVisitor,
+    game: dict[str, Any],
+    seat_tags: dict[str, str],
+    hands: list[_HandRows],
 ) -> None:
     """Drive ``visitor`` with one game of the dataset, as lines built from its rows.
 
     The engine's own steps are given as recorded (``cut``, ``deal N``), ``dealt`` as deal lines; no
-    ``end`` line is given: the replay decides what each hand scored.
+    ``end`` line is given: the replay decides what each hand scored. ``seat_tags`` are the ``SeatN`` and
+    ``PolicyN`` tags from the seats table.
     """
     visitor.begin_game(0)
     visitor.visit_tag(_tag("Variant", game["variant"]))
@@ -234,11 +258,13 @@ def _replay_rows(
     visitor.visit_tag(_tag("FirstDealer", str(game["first_dealer"])))
     if game["seed"] is not None:
         visitor.visit_tag(_tag("Seed", str(game["seed"])))
-    for seat, policy in sorted(policies.items()):
-        visitor.visit_tag(_tag(f"Policy{seat}", policy))
+    for name, value in seat_tags.items():
+        visitor.visit_tag(_tag(name, value))
     for tag, column in MATCH_TAGS.items():
         if game.get(column) is not None:
             visitor.visit_tag(_tag(tag, str(game[column])))
+    for name, value in json.loads(game["tags"] or "{}").items():
+        visitor.visit_tag(_tag(name, value))
     for hand_no, dealer, _, steps in hands:
         visitor.visit_hand(HandLine(0, f"hand {hand_no} dealer {dealer}", hand_no, dealer))
         for seat, verb, arg in steps:
@@ -279,17 +305,19 @@ def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
         _frame(data, "hands", where).sort("game_id", "hand_no").select(columns).iter_rows()
     ):
         hands[gid].append((hand_no, dealer, (p0, p1), steps[gid, hand_no]))
-    policies: dict[int, dict[int, str]] = defaultdict(dict)
-    first_seats = _frame(data, "seats", where & (ds.field("hand_no") == 1))
-    for gid, seat, policy in first_seats.select("game_id", "seat", "policy").iter_rows():
+    seat_tags: dict[int, dict[str, str]] = defaultdict(dict)
+    first_seats = _frame(data, "seats", where & (ds.field("hand_no") == 1)).sort("game_id", "seat")
+    for gid, seat, policy, player in first_seats.select("game_id", "seat", "policy", "player").iter_rows():
+        if player is not None:
+            seat_tags[gid][f"Seat{seat}"] = player
         if policy is not None:
-            policies[gid][seat] = policy
+            seat_tags[gid][f"Policy{seat}"] = policy
     records: list[GameRecord] = []
     visitor = ReplayVisitor(str(data), on_game=records.append)
     for game in games.iter_rows(named=True):
         gid = game["game_id"]
         try:
-            _replay_rows(visitor, game, policies[gid], hands[gid])
+            _replay_rows(visitor, game, seat_tags[gid], hands[gid])
         except HistoryError as exc:
             where_text = f" at '{exc.text}'" if exc.text else ""
             rule = f" [{exc.rule}]" if exc.rule else ""
