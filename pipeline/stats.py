@@ -170,6 +170,16 @@ STATISTICS: dict[str, Statistic] = {
             columns=("variant", "players", "decile", "n", "wins", "p_win", *_WILSON, "mean_net_points"),
         ),
         Statistic(
+            "player_results",
+            "How each player (an imported game's seat name) or bot (a simulated seat's policy) fares: hands "
+            "won, net points, raises, folds when facing a raise.",
+            keys=("variant", "players", "player"),
+            columns=(
+                "variant", "players", "player", "hands", "decided", "wins", "win_rate", *_WILSON,
+                "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate",
+            ),
+        ),
+        Statistic(
             "raise_rates",
             "How often a seat raises when it may, on its own move or in answer to a raise.",
             keys=("variant", "players", "decision", "stake", "trick_no"),

@@ -401,6 +401,55 @@ def strength_curve(t: Tables) -> pl.DataFrame:
     )
 
 
+def player_results(t: Tables) -> pl.DataFrame:
+    hands = _hands(t)
+    seat_hands = (
+        t["seats"]
+        .select(*HAND, "seat", "team", pl.coalesce("player", "policy", pl.lit("?")).alias("player"))
+        .join(hands, on=HAND, how="inner")
+        .with_columns(
+            pl.col("winner_team").is_not_null().alias("decided"),
+            (pl.col("team") == pl.col("winner_team")).alias("won"),
+            pl.when(pl.col("winner_team").is_not_null())
+            .then(team_points(pl.col("team")) - other_points(pl.col("team")))
+            .alias("net"),
+        )
+    )
+    seat = [*HAND, "seat"]
+    raises = t["events"].filter(pl.col("kind") == "raise").group_by(seat).agg(pl.len().alias("raises"))
+    answers = (
+        _faced_raise(t).group_by(seat).agg(pl.len().alias("facing"), count(pl.col("verb") == "fold").alias("folds"))
+    )
+    per_player = (
+        seat_hands.join(raises, on=seat, how="left")
+        .join(answers, on=seat, how="left")
+        .group_by([*GROUP, "player"])
+        .agg(
+            pl.len().cast(pl.Int64).alias("hands"),
+            count(pl.col("decided")).alias("decided"),
+            count(pl.col("won")).alias("wins"),
+            pl.col("net").mean().alias("mean_net_points"),
+            pl.col("raises").fill_null(0).sum().cast(pl.Int64).alias("raises"),
+            pl.col("facing").fill_null(0).sum().cast(pl.Int64).alias("facing"),
+            pl.col("folds").fill_null(0).sum().cast(pl.Int64).alias("folds"),
+        )
+    )
+    low, high = wilson("wins", "decided")
+    result = per_player.with_columns(
+        rate("wins", "decided").alias("win_rate"),
+        low.alias("ci_low"),
+        high.alias("ci_high"),
+        rate("raises", "hands").alias("raises_per_hand"),
+        rate("folds", "facing").alias("fold_rate"),
+    )
+    return _finish(
+        result,
+        [*GROUP, "player"],
+        ["variant", "players", "player", "hands", "decided", "wins", "win_rate", "ci_low", "ci_high",
+         "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate"],
+    )  # fmt: skip
+
+
 def raise_rates(t: Tables) -> pl.DataFrame:
     games = t["games"].select("dataset", "game_id", "variant", "players")
     chances = (
@@ -793,6 +842,7 @@ CHECKS: dict[str, Callable[..., pl.DataFrame]] = {
     "tie_frequency": tie_frequency,
     "strength_curve": strength_curve,
     "raise_rates": raise_rates,
+    "player_results": player_results,
     "envit": envit,
     "trut": trut,
     "french": french,
@@ -943,7 +993,15 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
                 roll = rng.random()
                 pct = None if roll < 0.08 else (1.0 if roll < 0.1 else (0.0 if roll < 0.12 else rng.random()))
                 strength = None if pct is None else pct * 0.9
-                batches["seats"].append((game_id, hand_no, seat, seat % 2, "random", "3o 12c 5e", strength, pct, None))
+                # named players in two games of three (a name seated at different seats), bots in the rest
+                player = f"player {(seat + game_id) % (players + 1)}" if game_id % 3 else None
+                policy = None if game_id % 5 == 0 else "random" if game_id % 2 else "threshold"
+                batches["seats"].append(
+                    full_row(store.SEATS, {
+                        "game_id": game_id, "hand_no": hand_no, "seat": seat, "team": seat % 2, "policy": policy,
+                        "cards": "3o 12c 5e", "strength": strength, "strength_pct": pct, "player": player,
+                    })
+                )  # fmt: skip
         winner = 0 if score[0] >= score[1] else 1
         batches["games"].append(
             (game_id, variant, players, "", seed * 1000 + game_id, 0, n_hands, True, winner, score[0],

@@ -140,7 +140,8 @@ select
     strength::double as strength,
     strength_pct::double as strength_pct,
     signal::varchar as signal,
-    envit_value::bigint as envit_value
+    envit_value::bigint as envit_value,
+    player::varchar as player
 from read_parquet(getvariable('seats_files'), filename = true);
 
 create or replace view stg_events as

@@ -80,14 +80,21 @@ class Dataset:
         self.batches["hands"].append(full_row(store.HANDS, values))
 
     def seats(
-        self, game_id: int, hand_no: int, *strength_pct: float | None, envit: tuple[int | None, ...] = ()
+        self,
+        game_id: int,
+        hand_no: int,
+        *strength_pct: float | None,
+        envit: tuple[int | None, ...] = (),
+        names: tuple[str, ...] = (),
     ) -> None:
         for seat, pct in enumerate(strength_pct):
             strength = None if pct is None else pct / 2
             value = envit[seat] if envit else None
+            name = names[seat] if names else None
             self.batches["seats"].append(
-                (game_id, hand_no, seat, self.team(game_id, seat), "test", "3o 12c 5e", strength, pct, None, value)
-            )
+                (game_id, hand_no, seat, self.team(game_id, seat), "test", "3o 12c 5e", strength, pct, None, value,
+                 name)
+            )  # fmt: skip
 
     def event(
         self,
@@ -437,6 +444,42 @@ def test_strength_curve(tmp_path: Path) -> None:
     assert (result[4]["ci_low"], result[4]["ci_high"]) == (0.0, approx(0.65762))
 
 
+# --- player_results -------------------------------------------------------------------------------------
+
+
+def test_player_results(tmp_path: Path) -> None:
+    d = Dataset()
+    d.game(0)  # seat 0 is "Anna", seat 1 "Pere" (an imported game's SeatN tags)
+    names = ("Anna", "Pere")
+    # h1: Anna raises, Pere accepts, team 0 wins 2-0
+    d.hand(0, 1, winner=0, points=(2, 0), stake=2)
+    d.seats(0, 1, 0.5, 0.5, names=names)
+    d.raise_to(0, 1, 0, 2)
+    d.answer(0, 1, 1, "accept", 2)
+    # h2: Pere raises, Anna folds, team 1 takes 1
+    d.hand(0, 2, winner=1, points=(0, 1), ended_by="fold")
+    d.seats(0, 2, 0.5, 0.5, names=names)
+    d.raise_to(0, 2, 1, 2)
+    d.answer(0, 2, 0, "fold", 2)
+    # h3: void, counted in hands only
+    d.hand(0, 3, winner=None, tricks=(-1, -1, -1))
+    d.seats(0, 3, 0.5, 0.5, names=names)
+    # a game without names: both seats are their policy, "test"; team 1 wins 0-1
+    d.game(1)
+    d.hand(1, 1, winner=1, points=(0, 1))
+    d.seats(1, 1, 0.5, 0.5)
+    result = rows(stats.compute("player_results", d.write(tmp_path / "data")))
+    columns = ("player", "hands", "decided", "wins", "win_rate", "mean_net_points", "raises", "raises_per_hand",
+               "facing", "folds", "fold_rate")  # fmt: skip
+    got = [tuple(r[c] for c in columns) for r in result]
+    assert got == [
+        ("Anna", 3, 2, 1, 0.5, 0.5, 1, approx(1 / 3), 1, 1, 1.0),
+        ("Pere", 3, 2, 1, 0.5, -0.5, 1, approx(1 / 3), 1, 0, 0.0),
+        ("test", 2, 2, 1, 0.5, 0.0, 0, 0.0, 0, 0, None),
+    ]
+    assert (result[0]["ci_low"], result[0]["ci_high"]) == (approx(0.094531), approx(0.905469))
+
+
 # --- raise_rates ----------------------------------------------------------------------------------------
 
 
@@ -507,6 +550,7 @@ RATES = {
     "tie_frequency": [("rate", "n", "ci_low", "ci_high")],
     "strength_curve": [("p_win", "n", "ci_low", "ci_high")],
     "raise_rates": [("rate", "chances", "ci_low", "ci_high")],
+    "player_results": [("win_rate", "decided", "ci_low", "ci_high")],
     "envit": [("rate", "n", "ci_low", "ci_high")],
     "trut": [("rate", "n", "ci_low", "ci_high")],
     "french": [("rate", "n", "ci_low", "ci_high")],
@@ -584,6 +628,17 @@ def check_invariants(data: Path) -> None:
     assert raises["count"].sum() == events.filter(pl.col("kind") == "raise", pl.col("could_raise")).height
     assert (raises["count"] <= raises["chances"]).all()
 
+    # every seat-hand counts once, under one player; every raise and answer once, with its seat
+    players = frames["player_results"]
+    seats = pl.read_parquet(store.table_glob(data, "seats"))
+    assert players["hands"].sum() == seats.height
+    seat_hands = seats.join(hands.select("game_id", "hand_no", "winner_team"), on=["game_id", "hand_no"])
+    assert players["decided"].sum() == seat_hands.filter(pl.col("winner_team").is_not_null()).height
+    assert players["raises"].sum() == events.filter(pl.col("kind") == "raise").height
+    assert players["facing"].sum() == overall["facing"].sum()
+    assert players["folds"].sum() == overall["folds"].sum()
+    assert ((players["wins"] <= players["decided"]) & (players["decided"] <= players["hands"])).all()
+
 
 def check_comparison_matches_its_statistics(frames: dict[str, pl.DataFrame]) -> None:
     """Every figure of variant_comparison is its own statistic's, pooled over stakes, tricks, deciles."""
@@ -643,7 +698,7 @@ def test_invariants_on_random_variant_datasets(seed: int, games: int) -> None:
 def test_registry_lists_every_statistic() -> None:
     listed = stats.list_statistics()
     assert [s.name for s in listed] == NAMES
-    assert len(NAMES) == 13
+    assert len(NAMES) == 14
     for statistic in listed:
         assert statistic.description and "\n" not in statistic.description
         assert statistic.sql_path.is_file()

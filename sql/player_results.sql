@@ -1,0 +1,111 @@
+-- player_results: how each player, or each bot, fares: hands won, net points, raises made, folds when
+-- facing a raise.
+--
+-- Grain: one row per (variant, players, player). `player` is the seat's `player` (an imported game's
+-- SeatN name), else its `policy` (a simulated seat's bot, e.g. "random"), else '?'.
+-- Population: seat-hands (rows of seats); a name or a bot counts once per hand it sat at a seat.
+--
+-- Columns
+--   variant, players           the games' variant and player count
+--   player                     the seat's player name, else its policy, else '?'
+--   hands                      seat-hands (the sample size of the raise and fold columns)
+--   decided                    those in hands with a winner (void hands left out)
+--   wins                       decided seat-hands whose seat's team is the hand's winner_team
+--   win_rate                   wins / decided (NULL when decided = 0)
+--   ci_low, ci_high            its 95% Wilson interval
+--   mean_net_points            over the decided seat-hands: points of the seat's side - mean points of the
+--                              other sides (with 2 sides: the other team's points), in the variant's
+--                              per-hand unit
+--   raises                     rows of events with kind = 'raise' made by the seat: the raise ladders,
+--                              the trut, French raises (envit calls, kind = 'envit', are not counted)
+--   raises_per_hand            raises / hands
+--   facing                     the seat's answers to a raise (int_answers_to_raises: envit answers left
+--                              out)
+--   folds                      those whose verb is 'fold'
+--   fold_rate                  folds / facing (NULL when facing = 0)
+--
+-- Parameters: none.
+
+with
+
+games as (
+    select dataset, game_id, variant, players, sides
+    from stg_games
+),
+
+seat_hands as (
+    select
+        seats.dataset,
+        seats.game_id,
+        seats.hand_no,
+        seats.seat,
+        games.variant,
+        games.players,
+        coalesce(seats.player, seats.policy, '?') as player,
+        hands.winner_team is not null as decided,
+        seats.team = hands.winner_team as won,
+        case
+            when hands.winner_team is not null then
+                side_points(seats.team, hands.points_team0, hands.points_team1, hands.points_team2)
+                - others_points(seats.team, hands.points_team0, hands.points_team1, hands.points_team2, games.sides)
+        end as net_points
+    from stg_seats as seats
+    inner join stg_hands as hands using (dataset, game_id, hand_no)
+    inner join games using (dataset, game_id)
+),
+
+raises as (
+    select dataset, game_id, hand_no, seat, count(*) as raises
+    from stg_events
+    where kind = 'raise'
+    group by dataset, game_id, hand_no, seat
+),
+
+answers as (
+    select
+        dataset,
+        game_id,
+        hand_no,
+        seat,
+        count(*) as facing,
+        count(*) filter (where verb = 'fold') as folds
+    from int_answers_to_raises
+    group by dataset, game_id, hand_no, seat
+),
+
+per_player as (
+    select
+        seat_hands.variant,
+        seat_hands.players,
+        seat_hands.player,
+        count(*) as hands,
+        count(*) filter (where seat_hands.decided) as decided,
+        count(*) filter (where seat_hands.won) as wins,
+        avg(seat_hands.net_points) as mean_net_points,
+        coalesce(sum(raises.raises), 0) as raises,
+        coalesce(sum(answers.facing), 0) as facing,
+        coalesce(sum(answers.folds), 0) as folds
+    from seat_hands
+    left join raises using (dataset, game_id, hand_no, seat)
+    left join answers using (dataset, game_id, hand_no, seat)
+    group by seat_hands.variant, seat_hands.players, seat_hands.player
+)
+
+select
+    variant,
+    players,
+    player,
+    hands,
+    decided,
+    wins,
+    case when decided > 0 then wins / decided end as win_rate,
+    wilson_low(wins, decided) as ci_low,
+    wilson_high(wins, decided) as ci_high,
+    mean_net_points,
+    raises::bigint as raises,
+    raises / hands as raises_per_hand,
+    facing::bigint as facing,
+    folds::bigint as folds,
+    case when facing > 0 then folds / facing end as fold_rate
+from per_player
+order by variant, players, player
