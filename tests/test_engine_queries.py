@@ -1,7 +1,8 @@
 """The engine's quick questions (``may_raise``, ``raise_action``, ``raise_actions``, ``may_envit``) answer what
 the full list of legal actions says, in every state random games reach, for every variant and player
 count. The bots ask them instead of listing every legal action, so a difference would let a bot take an
-illegal action (or miss a legal one) in simulation."""
+illegal action (or miss a legal one) in simulation. The same holds for the other shortcuts the hot path
+takes: ``public_value`` against ``public_state``, ``decide_hand`` against the variant's own hand rule."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import random
 import pytest
 
 from pipeline.engine.game import Phase, new_game
+from pipeline.engine.hand_rules import decide_hand
 from pipeline.engine.valencian import ENVIT, ENVIT_FALTA
 from pipeline.variants import VARIANTS
 
@@ -43,7 +45,21 @@ def test_quick_questions_agree_with_the_legal_actions(name: str, players: int) -
                     if not getattr(game, "envit_pending", False):
                         assert game.may_envit(seat) == bool(envits)
                     checked += 1
+                state = game.public_state()
+                assert {key: game.public_value(key) for key in state} == state
+                tricks = list(game.tricks)
+                rule = config.variant.hand_rule
+                assert decide_hand(rule, tricks, game.cards_dealt, game.eldest_team) == rule(
+                    tricks, game.cards_dealt, game.eldest_team
+                )
                 game.apply(rng.choice(game.legal_actions()))
             if not game.over:
                 game.next_hand()
     assert checked > 500, checked
+
+
+def test_decide_hand_calls_any_other_rule_as_given() -> None:
+    def every_hand_to_side_one(tricks: list[int], total: int, eldest_team: int) -> tuple[int | None, str | None]:
+        return 1, f"{len(tricks)}/{total}/{eldest_team}"
+
+    assert decide_hand(every_hand_to_side_one, [0, -1], 3, 0) == (1, "2/3/0")
