@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from pipeline.engine.actions import Action, make_action
 from pipeline.engine.game import Phase, new_game
 from pipeline.engine.hand_rules import decide_hand
 from pipeline.engine.valencian import ENVIT, ENVIT_FALTA
@@ -63,3 +64,14 @@ def test_decide_hand_calls_any_other_rule_as_given() -> None:
         return 1, f"{len(tricks)}/{total}/{eldest_team}"
 
     assert decide_hand(every_hand_to_side_one, [0, -1], 3, 0) == (1, "2/3/0")
+
+
+def test_an_action_without_argument_is_made_once_per_seat_and_verb() -> None:
+    shared = make_action(2, "fold")
+    assert shared is make_action(2, "fold") and type(shared) is Action and shared == Action(2, "fold", None)
+    assert make_action(2, "accept") == Action(2, "accept") and make_action(3, "fold") == Action(3, "fold")
+    for seat in (-1, 6, 9):  # seats no game has are not shared, and still make the right action
+        assert make_action(seat, "fold") == Action(seat, "fold")
+    assert make_action(2, "play", 5) == Action(2, "play", 5) and make_action(2, "play", 5) is not make_action(
+        2, "play", 5
+    )
