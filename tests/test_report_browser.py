@@ -152,6 +152,12 @@ def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportRe
     assert "Variants: catalan (4 players)." in page
     for name in ("envit", "trut", "french"):
         assert f'id="stat-{name}"' not in page
+    # the mixed seats of the dataset compared, last, each bot named by what sets it apart
+    sections = re.findall(r'<section id="stat-([a-z_]+)">', page)
+    assert sections[-1] == "player_results"
+    players = page.split('<section id="stat-player_results">', 1)[1].split("</section>", 1)[0]
+    assert "Players and bots" in players and "random" in players
+    assert "threshold raise_at=0.8 call_at=0.6 bluff=0.05" in players and "nocut" not in players
 
 
 def test_multi_variant_report_opens_with_the_comparison(multi_report: ReportResult) -> None:
@@ -159,7 +165,7 @@ def test_multi_variant_report_opens_with_the_comparison(multi_report: ReportResu
     page = multi_report.html.read_text("utf-8")
     assert "Variants: catalan (4 players), french (2 players), trut (3, 4 players), valencian (2 players)." in page
     sections = re.findall(r'<section id="stat-([a-z_]+)">', page)
-    assert sections == list(ALL_STATISTICS)
+    assert sections == list(ALL_STATISTICS)  # no player_results frame given: no players section
     # the comparison table: one row per setting, each rate with its interval and count/sample size
     section = page.split('<section id="stat-variant_comparison">', 1)[1].split("</section>", 1)[0]
     table = section.split('<div class="table-wrap comparison">', 1)[1].split("</table>", 1)[0]

@@ -14,10 +14,12 @@ from pipeline.report.frames import (
     SPECIFIC,
     STATISTICS,
     common_stake_label,
+    compared_players,
     conform,
     even_share,
     fmt_pct,
     interval_label,
+    short_player_names,
     stake_label,
     unit_word,
     units_of,
@@ -747,3 +749,38 @@ def test_envit_trut_french_and_void_sentences() -> None:
         "In 4-player catalan, no hand was void (0/500).",
         "In 2-player french, 3.0% of hands were void: nobody scored (12/400; 95% interval 1.7%\u20135.2%).",
     ]
+
+
+# --- players and bots ------------------------------------------------------------------------------------
+
+
+def test_bots_are_named_by_the_parameters_that_tell_them_apart() -> None:
+    one = "threshold raise_at=0.7 call_at=0.5 bluff=0.1"
+    other = "threshold raise_at=0.8 call_at=0.5 bluff=0.05"
+    assert short_player_names([one, other, "random", "Anna Maria", "Jordi"]) == {
+        one: "threshold raise_at=0.7 bluff=0.1",
+        other: "threshold raise_at=0.8 bluff=0.05",
+    }  # a name, even of several words, and a policy without parameters are kept as they are
+    assert short_player_names([one, "random"]) == {one: "threshold"}
+
+
+def test_players_are_compared_only_where_a_setting_has_several() -> None:
+    row = {"hands": 10, "decided": 10, "wins": 5}
+    frame = pl.DataFrame(
+        [
+            {"variant": "catalan", "players": 2, "player": "threshold raise_at=0.7 bluff=0.1", **row},
+            {"variant": "catalan", "players": 2, "player": "threshold raise_at=0.8 bluff=0.1", **row},
+            {"variant": "catalan", "players": 4, "player": "threshold raise_at=0.7 bluff=0.1", **row},
+            {"variant": "trut", "players": 2, "player": "Odile", **row},
+            {"variant": "trut", "players": 2, "player": "Baptiste", **row},
+        ]
+    )
+    compared = compared_players(frame).sort("variant", "players", "player")
+    assert compared.select("variant", "players", "player").rows() == [
+        ("catalan", 2, "threshold raise_at=0.7"),
+        ("catalan", 2, "threshold raise_at=0.8"),
+        ("trut", 2, "Baptiste"),
+        ("trut", 2, "Odile"),
+    ]
+    assert compared_players(frame.filter(pl.col("players") == 4)).is_empty()
+    assert compared_players(pl.DataFrame()).is_empty()

@@ -35,7 +35,11 @@ SPECIFIC: tuple[str, ...] = ("envit", "trut", "french", "void_hands")
 """The variant-specific statistics, after the others, shown only when their frames have rows."""
 
 ALL_STATISTICS: tuple[str, ...] = (COMPARISON, *STATISTICS, *SPECIFIC)
-"""Every statistic the report knows, in page order."""
+"""Every statistic the report draws, in page order."""
+
+PLAYERS = "player_results"
+"""The table of players and bots, after the drawn statistics: shown only where a setting (variant and
+player count) has two or more to compare (``compared_players``), and not drawn."""
 
 _STR = pl.String()
 _INT = pl.Int64()
@@ -354,3 +358,33 @@ def units_of(frames: Mapping[str, pl.DataFrame]) -> dict[str, str]:
         return {}
     pairs = frame.select("variant", "unit").drop_nulls().unique().rows()
     return {variant: unit for variant, unit in pairs}
+
+
+def compared_players(frame: pl.DataFrame) -> pl.DataFrame:
+    """``player_results`` for the settings with two or more players or bots, each bot named briefly
+    (``short_player_names``) and the columns a reader compares first."""
+    if frame.is_empty() or "player" not in frame.columns:
+        return frame.clear()
+    several = frame.filter(pl.col("player").n_unique().over("variant", "players") > 1)
+    names: dict[str, str] = {}
+    for (_variant, _players), group in several.group_by("variant", "players"):
+        names.update(short_player_names(group.get_column("player").to_list()))
+    return several.with_columns(pl.col("player").replace_strict(names, default=pl.col("player")))
+
+
+def short_player_names(players: Sequence[str]) -> dict[str, str]:
+    """Brief names for the bots of one setting, by their policy description (``threshold raise_at=0.7
+    call_at=0.5 ...``): the parameters every description of the same policy shares are left out, so one
+    threshold bot reads ``threshold`` and two read by the parameters that tell them apart. A name that is not
+    a policy description (a seat name from an imported game) is kept whole."""
+    by_policy: dict[str, list[tuple[str, list[str]]]] = {}
+    for player in players:
+        words = player.split()
+        if len(words) > 1 and all("=" in word for word in words[1:]):
+            by_policy.setdefault(words[0], []).append((player, words))
+    short: dict[str, str] = {}
+    for described in by_policy.values():
+        shared = set(described[0][1][1:]).intersection(*(set(words[1:]) for _, words in described[1:]))
+        for player, words in described:
+            short[player] = " ".join([words[0], *(w for w in words[1:] if w not in shared)])
+    return short

@@ -37,8 +37,10 @@ from pipeline.report.charts import CHARTS
 from pipeline.report.frames import (
     ALL_STATISTICS,
     COMPARISON,
+    PLAYERS,
     SPECIFIC,
     STATISTICS,
+    compared_players,
     conform,
     count_label,
     fmt_int,
@@ -65,6 +67,7 @@ TITLES: dict[str, str] = {
     "trut": "The trut (trut family)",
     "french": "Redeals and the reste (french)",
     "void_hands": "Void hands",
+    PLAYERS: "Players and bots",
 }
 
 DEFINITIONS: dict[str, str] = {
@@ -125,6 +128,12 @@ DEFINITIONS: dict[str, str] = {
         "over the stake they raise; raises to the reste, how they are answered, and who wins when played on."
     ),
     "void_hands": "The share of hands nobody scored (all tricks tied in french and the trut family).",
+    PLAYERS: (
+        "Where a setting has two or more players or bots to compare: how each fares, per seat-hand it "
+        "played (the named players of imported games; a simulation's bots by their parameters, those that "
+        "all its bots of one policy share left out). Wins and the win rate count decided hands; net points "
+        "are the seat's side's minus the others' mean; raises per hand, and the fold rate facing a raise."
+    ),
 }
 
 _PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win", "value", "edge")
@@ -169,7 +178,7 @@ def build_report(
     manifests = {str(path): store.read_manifest(path) for path in paths}
     available = {getattr(s, "name", s) for s in stats.list_statistics()}
     frames: dict[str, pl.DataFrame] = {}
-    for name in ALL_STATISTICS:
+    for name in (*ALL_STATISTICS, PLAYERS):
         if name not in available:
             say(f"{name}: not offered by pipeline.stats, left out")
             continue
@@ -192,7 +201,8 @@ def render_page(
     ``frames`` maps a statistic's name to its frame (names outside ``frames.ALL_STATISTICS`` get a table
     but no chart); ``manifests`` maps each dataset's label (its path) to its manifest. The page opens
     with ``variant_comparison``, then the statistics of every variant, then the variant-specific ones
-    (``frames.SPECIFIC``), each only when its frame has rows. A frame with nothing to draw gets a note
+    (``frames.SPECIFIC``), each only when its frame has rows, then the table of players and bots
+    (``frames.PLAYERS``) where a setting has two or more. A frame with nothing to draw gets a note
     instead of a chart and no chart files. Findings name points in each variant's unit (``games.unit``
     from ``variant_comparison``).
     """
@@ -200,7 +210,10 @@ def render_page(
     out = Path(out)
     vl_version = _vegalite_version()
     names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
-    names += sorted(n for n in frames if n not in ALL_STATISTICS)
+    if PLAYERS in frames:
+        frames = {**frames, PLAYERS: compared_players(frames[PLAYERS])}
+        names += [PLAYERS] if frames[PLAYERS].height else []
+    names += sorted(n for n in frames if n not in ALL_STATISTICS and n != PLAYERS)
     units = units_of(frames)
     sections: list[str] = []
     findings: dict[str, list[str]] = {}
@@ -380,7 +393,7 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
             f'<p class="files">Chart files: <a href="charts/{_esc(name)}.png">PNG</a> \u00b7 '
             f'<a href="charts/{_esc(name)}.svg">SVG</a></p>'
         )
-    else:
+    elif name in CHARTS:
         parts.append('<p class="empty">Nothing to draw: no group in these datasets has a sample.</p>')
     if frame.height:
         parts.append(
