@@ -4,6 +4,8 @@
 -- Grain: one row per (variant, players, player). `player` is the seat's `player` (an imported game's
 -- SeatN name), else its `policy` (a simulated seat's bot, e.g. "random"), else '?'.
 -- Population: seat-hands (rows of seats); a name or a bot counts once per hand it sat at a seat.
+-- Partners share their team's wins and points: in team games they differ only by their own raises and
+-- folds.
 --
 -- Columns
 --   variant, players           the games' variant and player count

@@ -132,7 +132,9 @@ DEFINITIONS: dict[str, str] = {
         "Where a setting has two or more players or bots to compare: how each fares, per seat-hand it "
         "played (the named players of imported games; a simulation's bots by their parameters, those that "
         "all its bots of one policy share left out). Wins and the win rate count decided hands; net points "
-        "are the seat's side's minus the others' mean; raises per hand, and the fold rate facing a raise."
+        "are the seat's side's minus the others' mean; raises per hand, and the fold rate facing a raise. "
+        "Partners share their team's wins and points, so in team games they tell apart only by their own "
+        "raises and folds."
     ),
 }
 
