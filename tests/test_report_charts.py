@@ -783,4 +783,13 @@ def test_players_are_compared_only_where_a_setting_has_several() -> None:
         ("trut", 2, "Odile"),
     ]
     assert compared_players(frame.filter(pl.col("players") == 4)).is_empty()
+    # the same bot in two settings is named within each: alone of its policy it reads "threshold"
+    other = frame.with_columns(pl.lit("catalan").alias("variant"), pl.lit(3, pl.Int64).alias("players")).head(1)
+    mixed = pl.concat([frame.head(2), other, other.with_columns(pl.lit("random").alias("player"))])
+    assert compared_players(mixed).select("players", "player").rows() == [
+        (2, "threshold raise_at=0.7"),
+        (2, "threshold raise_at=0.8"),
+        (3, "threshold"),
+        (3, "random"),
+    ]
     assert compared_players(pl.DataFrame()).is_empty()

@@ -56,6 +56,20 @@ _SHARED_SEATS: Final = 6
 _ARGLESS: Final[dict[str, list[Action]]] = {}
 
 
+def action_table(players: int, verb: str, args: tuple[int | str, ...]) -> list[list[Action]]:
+    """Per seat, per argument of ``args`` in order: the action ``seat verb arg``. Made once per player count,
+    verb and arguments and shared by every game (an action is an immutable value): the engine looks the
+    actions bots take most (a card played, a French raise) up by position instead of building them."""
+    key = (players, verb, args)
+    found = _TABLES.get(key)
+    if found is None:
+        found = _TABLES[key] = [[make_action(s, verb, arg) for arg in args] for s in range(players)]
+    return found
+
+
+_TABLES: Final[dict[tuple[int, str, tuple[int | str, ...]], list[list[Action]]]] = {}
+
+
 EventTuple = tuple[int, str, Any, str, bool, bool, int, int, int]
 """An event's values in ``Event``'s field order, as the engine records them."""
 

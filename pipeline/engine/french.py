@@ -38,6 +38,7 @@ from pipeline.engine.actions import (
     Event,
     EventTuple,
     RuleError,
+    action_table,
     make_action,
     make_event,
 )
@@ -70,22 +71,6 @@ def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(words)
 
 
-_RAISE_TABLES: Final[dict[tuple[int, int], list[list[Action]]]] = {}
-
-
-def _raise_table(players: int, target: int) -> list[list[Action]]:
-    """Per seat: ``raise reste``, then ``raise k`` at index k up to the target (made once per player count
-    and target, and shared: an action is an immutable value)."""
-    found = _RAISE_TABLES.get((players, target))
-    if found is None:
-        found = [
-            [make_action(s, RAISE, RESTE)] + [make_action(s, RAISE, k) for k in range(1, target + 1)]
-            for s in range(players)
-        ]
-        _RAISE_TABLES[(players, target)] = found
-    return found
-
-
 class FrenchGame(Game):
     """A game of French Truc: open raises and ``reste``, the redeal, void hands."""
 
@@ -99,7 +84,7 @@ class FrenchGame(Game):
         self.signal_ranks: tuple[str, ...] = config.variant.rank_order[:3]
         self.signal_words = signal_words(self.signal_ranks)
         self.signal_case = {word.lower(): word for word in self.signal_words}
-        self._raise_table = _raise_table(config.players, config.variant.target)
+        self._raise_table = action_table(config.players, RAISE, (RESTE, *range(1, config.variant.target + 1)))
         super().__init__(config, seed, first_dealer, scores)
 
     # ------------------------------------------------------------------------------------------ set-up

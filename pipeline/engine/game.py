@@ -40,6 +40,7 @@ from pipeline.engine.actions import (
     Event,
     EventTuple,
     RuleError,
+    action_table,
     make_action,
     make_event,
 )
@@ -104,17 +105,6 @@ class HandRecord(NamedTuple):
 
 _new_tuple: Final = tuple.__new__
 
-_PLAY_ACTIONS: Final[dict[tuple[int, int], list[list[Action]]]] = {}
-
-
-def _play_actions(players: int, deck_size: int) -> list[list[Action]]:
-    """Per seat, per card of the deck: the action ``play``."""
-    found = _PLAY_ACTIONS.get((players, deck_size))
-    if found is None:
-        found = [[make_action(s, PLAY, c) for c in range(deck_size)] for s in range(players)]
-        _PLAY_ACTIONS[(players, deck_size)] = found
-    return found
-
 
 def new_game(config: Config, *args: Any, **kwargs: Any) -> Game:
     """A new game of ``config``'s variant, built by the engine class the variant names (``Variant.engine``);
@@ -149,7 +139,7 @@ class Game:
         self.team_of = tuple(team_of_seat(s, sides) for s in range(n))
         self.opponents = config.opponents
         self.deck_size = len(variant.deck)
-        self._play_table = _play_actions(n, self.deck_size)  # seat -> card -> the action "play"
+        self._play_table = action_table(n, PLAY, tuple(range(self.deck_size)))  # seat -> card -> "play"
         self.power = variant.power
         self.tie_lead = variant.tie_lead  # who leads after a tied trick; an option may change it per game
         self.target = variant.target
@@ -523,17 +513,23 @@ class Game:
         self.tricks.append(result)
         leader = self.trick[0][0]
         self.trick = []
-        decided = decide_hand(self.variant.hand_rule, self.tricks, self.cards_dealt, self.eldest_team)
-        if decided is not None:
+        if self._hand_decided():
             self.after_play = -1
-            winner, tie_rule = decided
-            self._hand_won(winner, tie_rule)
             return
         if result != TIE:
             self.to_play = winner_seat
         else:
             tie_lead = self.tie_lead
             self.to_play = leader if tie_lead == "leader" else maker if tie_lead == "maker" else first
+
+    def _hand_decided(self) -> bool:
+        """Apply the variant's hand rule to the tricks so far; when it decides the hand, the hand is won."""
+        decided = decide_hand(self.variant.hand_rule, self.tricks, self.cards_dealt, self.eldest_team)
+        if decided is None:
+            return False
+        winner, tie_rule = decided
+        self._hand_won(winner, tie_rule)
+        return True
 
     def _end_hand(self, winner: int | None, points: tuple[int, ...], ended_by: str, tie_rule: str | None) -> None:
         self._apply_scores(points)

@@ -56,7 +56,6 @@ from typing import Any, ClassVar, Final
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PASS, Action, EventTuple, RuleError, make_action, make_event
 from pipeline.engine.game import DEALING, PLAYING, Game, HandRecord, Phase
-from pipeline.engine.hand_rules import decide_hand
 from pipeline.engine.rules import TIE, Config, OptionSpec
 
 TRUT: Final = "trut"
@@ -388,11 +387,7 @@ class TrutGame(Game):
         side = self.team_of[seat]
         self.tricks = [TIE if r == side else r for r in self.tricks]
         self.trick = [(s, c) for s, c in self.trick if s != seat]
-        decided = decide_hand(self.variant.hand_rule, self.tricks, self.cards_dealt, self.eldest_team)
-        if decided is not None:
-            winner, tie_rule = decided
-            self._hand_won(winner, tie_rule)
-        else:
+        if not self._hand_decided():
             self._pass_folder()
 
     def _pass_folder(self) -> None:

@@ -62,7 +62,7 @@ def _envit_percentiles(variant: Variant) -> dict[int, float]:
 
 
 # Caches kept in plain dicts (keyed by the variant, hashed by identity): compiled, a dict lookup is a
-# native call, where a call through functools.cache goes through Python (a bot asks at most turns).
+# native call, where a call through functools.cache goes through Python (a bot asks at most of its turns).
 _PERCENTILES: Final[dict[Variant, dict[int, float]]] = {}
 _RUNGS: Final[dict[Variant, dict[str, int]]] = {}
 

@@ -361,15 +361,16 @@ def units_of(frames: Mapping[str, pl.DataFrame]) -> dict[str, str]:
 
 
 def compared_players(frame: pl.DataFrame) -> pl.DataFrame:
-    """``player_results`` for the settings with two or more players or bots, each bot named briefly
-    (``short_player_names``) and the columns a reader compares first."""
+    """``player_results`` for the settings with two or more players or bots, each bot named briefly within
+    its setting (``short_player_names``: the same bot may read differently in two settings)."""
     if frame.is_empty() or "player" not in frame.columns:
         return frame.clear()
     several = frame.filter(pl.col("player").n_unique().over("variant", "players") > 1)
-    names: dict[str, str] = {}
-    for (_variant, _players), group in several.group_by("variant", "players"):
-        names.update(short_player_names(group.get_column("player").to_list()))
-    return several.with_columns(pl.col("player").replace_strict(names, default=pl.col("player")))
+    named = []
+    for _, group in several.group_by("variant", "players", maintain_order=True):
+        names = short_player_names(group.get_column("player").to_list())
+        named.append(group.with_columns(pl.col("player").replace_strict(names, default=pl.col("player"))))
+    return pl.concat(named) if named else several
 
 
 def short_player_names(players: Sequence[str]) -> dict[str, str]:
