@@ -81,6 +81,12 @@ def rate(k: str, n: str) -> pl.Expr:
     return pl.when(pl.col(n) > 0).then(pl.col(k).cast(pl.Float64) / pl.col(n).cast(pl.Float64))
 
 
+def rate_with_interval(k: str, n: str, name: str, low: str = "ci_low", high: str = "ci_high") -> list[pl.Expr]:
+    """The rate ``k / n`` as column ``name``, and its Wilson interval as columns ``low`` and ``high``."""
+    low_expr, high_expr = wilson(k, n)
+    return [rate(k, n).alias(name), low_expr.alias(low), high_expr.alias(high)]
+
+
 def team_points(team: pl.Expr) -> pl.Expr:
     """The points of side ``team`` in the hand (0, 1 or 2)."""
     return (
@@ -178,15 +184,9 @@ def first_trick_value(t: Tables) -> pl.DataFrame:
             other_points(first).mean().alias("mean_points_lost_first"),
         )
     )
-    won_low, won_high = wilson("k_won", "hands")
-    lost_low, lost_high = wilson("k_lost", "hands")
     result = per_group.with_columns(
-        rate("k_won", "hands").alias("p_win_won_first"),
-        won_low.alias("ci_low_won_first"),
-        won_high.alias("ci_high_won_first"),
-        rate("k_lost", "hands").alias("p_win_lost_first"),
-        lost_low.alias("ci_low_lost_first"),
-        lost_high.alias("ci_high_lost_first"),
+        *rate_with_interval("k_won", "hands", "p_win_won_first", "ci_low_won_first", "ci_high_won_first"),
+        *rate_with_interval("k_lost", "hands", "p_win_lost_first", "ci_low_lost_first", "ci_high_lost_first"),
         (pl.col("mean_points_won_first") - pl.col("mean_points_lost_first")).alias("points_value"),
     ).with_columns((pl.col("p_win_won_first") - pl.col("p_win_lost_first")).alias("value"))
     return _finish(
@@ -234,19 +234,10 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
         count(bluff & pl.col("was_called") & pl.col("raiser_won")).alias("called_won"),
         pl.col("net").filter(bluff).mean().alias("net_points_per_bluff"),
     )
-    b_low, b_high = wilson("bluffs", "raises")
-    s_low, s_high = wilson("folded", "bluffs")
-    c_low, c_high = wilson("called_won", "called")
     result = per_stake.with_columns(
-        rate("bluffs", "raises").alias("bluff_rate"),
-        b_low.alias("bluff_ci_low"),
-        b_high.alias("bluff_ci_high"),
-        rate("folded", "bluffs").alias("success_rate"),
-        s_low.alias("success_ci_low"),
-        s_high.alias("success_ci_high"),
-        rate("called_won", "called").alias("called_won_rate"),
-        c_low.alias("called_won_ci_low"),
-        c_high.alias("called_won_ci_high"),
+        *rate_with_interval("bluffs", "raises", "bluff_rate", "bluff_ci_low", "bluff_ci_high"),
+        *rate_with_interval("folded", "bluffs", "success_rate", "success_ci_low", "success_ci_high"),
+        *rate_with_interval("called_won", "called", "called_won_rate", "called_won_ci_low", "called_won_ci_high"),
         pl.col("net_points_per_bluff").cast(pl.Float64),
     )
     return _finish(
@@ -283,8 +274,7 @@ def fold_rates(t: Tables) -> pl.DataFrame:
         facing.group_by([*GROUP, "stake"]).agg(aggregates).with_columns(pl.lit(None, pl.Int64).alias("decile"))
     )
     counts = pl.concat([by_decile, all_deciles.select(by_decile.columns)])
-    low, high = wilson("folds", "facing")
-    result = counts.with_columns(rate("folds", "facing").alias("fold_rate"), low.alias("ci_low"), high.alias("ci_high"))
+    result = counts.with_columns(*rate_with_interval("folds", "facing", "fold_rate"))
     return _finish(
         result,
         [*GROUP, "stake", "decile"],
@@ -305,11 +295,8 @@ def mano_advantage(t: Tables) -> pl.DataFrame:
             other_points(eldest).mean().alias("mean_points_other"),
         )
     )
-    low, high = wilson("eldest_wins", "hands")
     result = per_group.with_columns(
-        rate("eldest_wins", "hands").alias("win_rate"),
-        low.alias("ci_low"),
-        high.alias("ci_high"),
+        *rate_with_interval("eldest_wins", "hands", "win_rate"),
         (pl.col("mean_points_eldest") - pl.col("mean_points_other")).alias("points_diff"),
     )
     return _finish(
@@ -332,9 +319,8 @@ def stake_distribution(t: Tables) -> pl.DataFrame:
     per_stake = hands.group_by([*GROUP, "stake"]).agg(
         pl.len().cast(pl.Int64).alias("hands"), pl.col("total").mean().alias("mean_points")
     )
-    low, high = wilson("hands", "group_hands")
     result = per_stake.join(per_group, on=GROUP, how="inner").with_columns(
-        rate("hands", "group_hands").alias("share"), low.alias("ci_low"), high.alias("ci_high")
+        *rate_with_interval("hands", "group_hands", "share")
     )
     return _finish(
         result,
@@ -365,9 +351,7 @@ def tie_frequency(t: Tables) -> pl.DataFrame:
             count(pl.col("tie_rule").is_not_null()).alias("count"),
         )
     )
-    low, high = wilson("count", "n")
-    result = pl.concat(parts).with_columns(rate("count", "n").alias("rate"), low.alias("ci_low"),
-                                           high.alias("ci_high"))  # fmt: skip
+    result = _rate_columns(pl.concat(parts))
     return _finish(
         result,
         [*GROUP, "measure", "trick_no"],
@@ -392,8 +376,7 @@ def strength_curve(t: Tables) -> pl.DataFrame:
         count(pl.col("team") == pl.col("winner_team")).alias("wins"),
         pl.col("net").mean().alias("mean_net_points"),
     )
-    low, high = wilson("wins", "n")
-    result = per_decile.with_columns(rate("wins", "n").alias("p_win"), low.alias("ci_low"), high.alias("ci_high"))
+    result = per_decile.with_columns(*rate_with_interval("wins", "n", "p_win"))
     return _finish(
         result,
         [*GROUP, "decile"],
@@ -434,11 +417,8 @@ def player_results(t: Tables) -> pl.DataFrame:
             pl.col("folds").fill_null(0).sum().cast(pl.Int64).alias("folds"),
         )
     )
-    low, high = wilson("wins", "decided")
     result = per_player.with_columns(
-        rate("wins", "decided").alias("win_rate"),
-        low.alias("ci_low"),
-        high.alias("ci_high"),
+        *rate_with_interval("wins", "decided", "win_rate"),
         rate("raises", "hands").alias("raises_per_hand"),
         rate("folds", "facing").alias("fold_rate"),
     )
@@ -467,15 +447,13 @@ def raise_rates(t: Tables) -> pl.DataFrame:
     per_group = chances.group_by(keys).agg(
         pl.len().cast(pl.Int64).alias("chances"), count(pl.col("kind") == "raise").alias("count")
     )
-    low, high = wilson("count", "chances")
-    result = per_group.with_columns(rate("count", "chances").alias("rate"), low.alias("ci_low"), high.alias("ci_high"))
+    result = per_group.with_columns(*rate_with_interval("count", "chances", "rate"))
     return _finish(result, keys, [*keys, "chances", "count", "rate", "ci_low", "ci_high"])
 
 
 def _rate_columns(frame: pl.DataFrame) -> pl.DataFrame:
     """``rate``, ``ci_low``, ``ci_high`` of ``count`` over ``n``."""
-    low, high = wilson("count", "n")
-    return frame.with_columns(rate("count", "n").alias("rate"), low.alias("ci_low"), high.alias("ci_high"))
+    return frame.with_columns(*rate_with_interval("count", "n", "rate"))
 
 
 def _measure(frame: pl.DataFrame, measure: str, level: pl.Expr, n: pl.Expr, k: pl.Expr,
@@ -739,10 +717,7 @@ def french(t: Tables) -> pl.DataFrame:
 def void_hands(t: Tables) -> pl.DataFrame:
     void = pl.col("void").fill_null(pl.col("winner_team").is_null())
     per_group = _hands(t).group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("hands"), count(void).alias("void_hands"))
-    low, high = wilson("void_hands", "hands")
-    result = per_group.with_columns(
-        rate("void_hands", "hands").alias("void_rate"), low.alias("ci_low"), high.alias("ci_high")
-    )
+    result = per_group.with_columns(*rate_with_interval("void_hands", "hands", "void_rate"))
     return _finish(result, GROUP, ["variant", "players", "hands", "void_hands", "void_rate", "ci_low", "ci_high"])
 
 
@@ -810,8 +785,7 @@ def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
     }
     columns = []
     for prefix, (k, n, name) in rates.items():
-        low, high = wilson(k, n)
-        columns += [rate(k, n).alias(name), low.alias(f"{prefix}_ci_low"), high.alias(f"{prefix}_ci_high")]
+        columns += rate_with_interval(k, n, name, f"{prefix}_ci_low", f"{prefix}_ci_high")
     result = figures.with_columns(
         *columns,
         rate("complete_hands", "games").alias("mean_hands_per_game"),
