@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from pipeline.cards import UNKNOWN, Deck
+from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, Deck
 from pipeline.engine.actions import ARG_KINDS, DEALT, PLAY
 from pipeline.engine.game import Game, HandRecord
-from pipeline.engine.rules import Variant
 from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import hand_strength
 
@@ -25,32 +24,16 @@ def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
     return " ".join(f"{seat}:{deck.texts(cards, ',')}" for seat, cards in enumerate(dealt))
 
 
-def _seat_cards(
-    variant: Variant, cards: tuple[int, ...], opponents: int
-) -> tuple[str, str, float | None, float | None]:
-    """A dealt hand's text (``3o 12c 5e``), its text in a ``dealt`` event (``3o,12c,5e``) and its strength
-    against ``opponents`` hands: there are few distinct hands, so each is computed once per process, keyed
-    by its cards in order (7 bits each, never 0: the unknown card is 1, so hands of different sizes differ)
-    and the opponents (the low 3 bits)."""
-    key = opponents
-    shift = 3
-    for card in cards:
-        key |= (card + 2) << shift
-        shift += 7
-    known = _SEAT_CARDS.get(variant)
-    if known is None:
-        known = _SEAT_CARDS[variant] = {}
-    found = known.get(key)
-    if found is None:
-        deck = variant.deck
-        known_cards = UNKNOWN not in cards
-        strength, pct = hand_strength(variant, cards, opponents) if known_cards else (None, None)
-        found = (deck.texts(cards), deck.texts(cards, ","), strength, pct)
-        known[key] = found
-    return found
-
-
-_SEAT_CARDS: dict[Variant, dict[int, tuple[str, str, float | None, float | None]]] = {}
+def _cards_texts(texts: tuple[str, ...], seat: int, cards: tuple[int, ...]) -> tuple[str, str]:
+    """A dealt hand's text (``3o 12c 5e``) and its part of the ``dealt`` event (``0:3o,12c,5e``), from the
+    card texts (``texts[-1]`` is the unknown card's). Built each time rather than kept per hand: a table of
+    every hand dealt is too big to stay in the processor's cache, and a lookup that misses costs more than
+    the two small strings."""
+    if len(cards) == 3:
+        a, b, c = texts[cards[0]], texts[cards[1]], texts[cards[2]]
+        return f"{a} {b} {c}", f"{seat}:{a},{b},{c}"
+    named = [texts[card] for card in cards]
+    return " ".join(named), f"{seat}:{','.join(named)}"
 
 
 def add_game(
@@ -71,6 +54,7 @@ def add_game(
     variant = game.variant
     deck = variant.deck
     texts = deck.cards
+    texts_or_unknown = (*texts, UNKNOWN_TEXT)
     n = game.n
     team_of = game.team_of
     opponents = game.opponents
@@ -136,8 +120,13 @@ def add_game(
         signals = hand.signals
         dealt_parts: list[str] = []  # the hand's dealt event, written from the same lookups
         for seat, cards in enumerate(hand.dealt):
-            text, comma_text, strength, pct = _seat_cards(variant, cards, opponents)
-            dealt_parts.append(f"{seat}:{comma_text}")
+            text, dealt_part = _cards_texts(texts_or_unknown, seat, cards)
+            dealt_parts.append(dealt_part)
+            if UNKNOWN in cards:
+                strength: float | None = None
+                pct: float | None = None
+            else:
+                strength, pct = hand_strength(variant, cards, opponents)
             s_game.append(game_key)
             s_hand.append(h)
             s_seat.append(seat)
