@@ -48,7 +48,7 @@ demo: $(STAMP) compile
 		variant=$${run%%:*}; players=$${run##*:}; \
 		echo "truc simulate --variant $$variant --players $$players --games $(DEMO_OTHER_GAMES)"; \
 		$(BIN)/truc simulate --variant $$variant --players $$players --games $(DEMO_OTHER_GAMES) --seed 2026 \
-			--policy threshold --seat-policy 1=threshold:raise_at=0.8,call_at=0.6,bluff=0.05 \
+			--policy threshold --seat-policy 1=threshold:raise_at=0.8,call_at=0.6,bluff=0.05,trut_at=0.7,see_at=0.45 \
 			--workers 2 --quiet --out data/demo/$$variant-$${players}p || exit 1; \
 	done
 	$(BIN)/truc stats variant_comparison --data data/demo

@@ -34,7 +34,7 @@ def measure(variant: str, players: int, chunks: int = 16, warm_up: int = 12) -> 
     """CPU seconds per hand of [engine, rows, arrow, parquet]."""
     config = get_variant(variant).configure({"players": str(players)})
     policies = [parse_policy("threshold") for _ in range(players)]
-    described = [p.describe() for p in policies]
+    described = [p.describe(variant) for p in policies]
     with tempfile.TemporaryDirectory(prefix="truc-costs-") as folder:
         return _measure(config, policies, described, Path(folder), chunks, warm_up)
 

@@ -44,7 +44,7 @@ class Runner:
     def __init__(self, variant: str, players: int, out: Path) -> None:
         self.config = get_variant(variant).configure({"players": str(players)})
         self.policies = [parse_policy("threshold") for _ in range(players)]
-        self.described = [p.describe() for p in self.policies]
+        self.described = [p.describe(variant) for p in self.policies]
         self.out = out
         self.next_game = 0
         self.events = 0  # rows of the events table written by the pipeline blocks, and their hands

@@ -122,12 +122,11 @@ def variants() -> None:
 @app.command()
 @clean_errors
 def policies() -> None:
-    """List the policies (bots) and their parameters with defaults."""
-    from pipeline.policies import POLICIES
+    """List the policies (bots), their parameters with defaults, and the parameters each variant reads."""
+    from pipeline.policies import policy_lines
 
-    for name, (_, defaults, description) in POLICIES.items():
-        params = ", ".join(f"{k}={v:g}" for k, v in defaults.items()) or "no parameters"
-        typer.echo(f"{name}: {description}; {params}")
+    for line in policy_lines():
+        typer.echo(line)
 
 
 @app.command()

@@ -76,7 +76,7 @@ def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) 
     variant, options, seat_specs, run_seed, first, last, root = args
     config = get_variant(variant).configure(options)
     policies = [parse_policy(s) for s in seat_specs]
-    described = [p.describe() for p in policies]
+    described = [p.describe(variant) for p in policies]
     batches = new_batches()
     hands = 0
     wins = rubber_wins(config)
@@ -151,7 +151,7 @@ def simulate(
             "players": config.players,
             "seed": spec.seed,
             "games": spec.games,
-            "policies": {str(seat): parse_policy(p).describe() for seat, p in enumerate(seat_specs)},
+            "policies": {str(seat): parse_policy(p).describe(config.variant.name) for seat, p in enumerate(seat_specs)},
             "workers": spec.workers,
             "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
             "package_version": __version__,

@@ -7,10 +7,13 @@ import random
 import pytest
 
 from pipeline.engine.actions import Action
+from pipeline.engine.rules import Config, Variant
 from pipeline.engine.view import SeatView
-from pipeline.policies import PolicyError, parse_policy
+from pipeline.playing import game_seed, play_game
+from pipeline.policies import THRESHOLD_DEFAULTS, PolicyError, parse_policy
 from pipeline.policies.random_policy import RandomPolicy
-from pipeline.policies.threshold import ThresholdPolicy
+from pipeline.policies.threshold import PARAMS_BY_VARIANT, ThresholdPolicy
+from pipeline.variants import VARIANTS
 from tests.scripting import act, deal, new_game
 
 STRONG, WEAK = "3o 3c 2o", "4o 4c 5o"
@@ -91,3 +94,58 @@ def test_parse_policy() -> None:
     ):
         with pytest.raises(PolicyError, match=message):
             parse_policy(spec)
+
+
+def _configs(variant: Variant) -> list[Config]:
+    """Every player count with the default options, then every other value of every other option (signals
+    at 4 players, where they are played)."""
+    configs = [variant.configure({"players": str(n)}) for n in variant.players]
+    for spec in variant.options:
+        if spec.name == "players":
+            continue
+        players = "4" if spec.name == "signals" else str(variant.configure().players)
+        configs += [variant.configure({"players": players, spec.name: v}) for v in spec.values if v != spec.default]
+    return configs
+
+
+def _games(configs: list[Config], params: dict[str, float], games: int = 30) -> list[list[object]]:
+    """The events of the first ``games`` games of each configuration, every seat a threshold bot with
+    ``params``."""
+    played = []
+    for config in configs:
+        for game_no in range(games):
+            policies = [ThresholdPolicy(**params) for _ in range(config.players)]
+            _, hands = play_game(config, policies, game_seed(5, game_no))
+            played.append([hand.event_tuples for hand in hands])
+    return played
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_each_variant_reads_exactly_the_parameters_its_policy_column_names(name: str) -> None:
+    """PARAMS_BY_VARIANT, watched: a parameter the variant reads changes some game when set to 0 or 1; the
+    others, all set to 0 (or all to 1), change none. So the ``policy`` column names what made the play."""
+    variant = VARIANTS[name]
+    configs = _configs(variant)
+    baseline = _games(configs, {})
+    read = set(PARAMS_BY_VARIANT[name])
+    for extreme in (0.0, 1.0):
+        unread = {k: extreme for k in THRESHOLD_DEFAULTS if k not in read}
+        assert _games(configs, unread) == baseline, f"{name} reads one of {sorted(unread)}"
+    for param in sorted(read):
+        changed = any(
+            _games(configs, {param: extreme}) != baseline
+            for extreme in (0.0, 1.0)
+            if THRESHOLD_DEFAULTS[param] != extreme
+        )
+        assert changed, f"{name} never reads {param}"
+
+
+def test_a_policy_is_described_by_the_parameters_its_variant_reads() -> None:
+    policy = parse_policy("threshold:raise_at=0.8,trut_at=0.9")
+    assert policy.describe("catalan") == "threshold raise_at=0.8 call_at=0.5 bluff=0.1 nocut=0.15 one_card=0.5 lie=0"
+    assert (
+        policy.describe("trut") == "threshold trut_at=0.9 trut_bluff=0.05 see_at=0.55 see_announced=0.95 fortial_at=0.5"
+    )
+    assert policy.describe() == policy.describe("a variant the table does not know")
+    assert len(policy.describe().split()) == 1 + len(THRESHOLD_DEFAULTS)
+    assert parse_policy("random").describe("trut") == "random"

@@ -5,18 +5,33 @@ from __future__ import annotations
 from pipeline.policies.base import DecisionPolicy, Policy
 from pipeline.policies.random_policy import RandomPolicy
 from pipeline.policies.threshold import DEFAULTS as THRESHOLD_DEFAULTS
+from pipeline.policies.threshold import PARAMS_BY_VARIANT as THRESHOLD_PARAMS_BY_VARIANT
 from pipeline.policies.threshold import ThresholdPolicy
 
-__all__ = ["POLICIES", "DecisionPolicy", "Policy", "PolicyError", "parse_policy"]
+__all__ = ["POLICIES", "DecisionPolicy", "Policy", "PolicyError", "parse_policy", "policy_lines"]
 
-POLICIES: dict[str, tuple[type, dict[str, float], str]] = {
-    "random": (RandomPolicy, {}, "uniform over the legal actions"),
+POLICIES: dict[str, tuple[type, dict[str, float], str, dict[str, tuple[str, ...]]]] = {
+    "random": (RandomPolicy, {}, "uniform over the legal actions", {}),
     "threshold": (
         ThresholdPolicy,
         THRESHOLD_DEFAULTS,
         "raises, calls and holds by hand-strength percentile, with a bluff rate",
+        THRESHOLD_PARAMS_BY_VARIANT,
     ),
 }
+"""Each policy: its class, its parameters with their defaults, what it does, and the parameters each
+variant reads (what a dataset's ``policy`` column records)."""
+
+
+def policy_lines() -> list[str]:
+    """``truc policies``: each policy with its parameters and defaults, then the parameters each variant
+    reads."""
+    lines = []
+    for name, (_, defaults, description, by_variant) in POLICIES.items():
+        params = ", ".join(f"{k}={v:g}" for k, v in defaults.items()) or "no parameters"
+        lines.append(f"{name}: {description}; {params}")
+        lines += [f"  read in {variant}: {', '.join(names)}" for variant, names in by_variant.items()]
+    return lines
 
 
 class PolicyError(ValueError):
@@ -29,7 +44,7 @@ def parse_policy(spec: str) -> Policy:
     name = name.strip().lower()
     if name not in POLICIES:
         raise PolicyError(f"unknown policy {name!r}; policies: {', '.join(POLICIES)}")
-    cls, defaults, _ = POLICIES[name]
+    cls, defaults, _, _ = POLICIES[name]
     params: dict[str, float] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")

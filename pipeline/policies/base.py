@@ -27,8 +27,9 @@ class Policy(Protocol):
 
     def step(self, view: SeatView, rng: random.Random) -> Action | None: ...
 
-    def describe(self) -> str:
-        """The policy and its parameters, as written in a ``PolicyN`` tag."""
+    def describe(self, variant: str | None = None) -> str:
+        """The policy and its parameters, as written in a ``PolicyN`` tag and the ``policy`` column: those
+        that ``variant``'s decisions read, or all of them when no variant is given."""
         ...
 
 
@@ -38,7 +39,7 @@ class DecisionPolicy:
     name = "base"
     params: dict[str, float] = {}
 
-    def describe(self) -> str:
+    def describe(self, variant: str | None = None) -> str:
         return " ".join([self.name, *(f"{k}={v:g}" for k, v in self.params.items())])
 
     def __init__(self) -> None:

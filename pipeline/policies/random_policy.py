@@ -12,7 +12,7 @@ class RandomPolicy:
     name = "random"
     params: dict[str, float] = {}
 
-    def describe(self) -> str:
+    def describe(self, variant: str | None = None) -> str:
         return self.name
 
     def step(self, view: SeatView, rng: random.Random) -> Action | None:

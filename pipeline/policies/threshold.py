@@ -87,6 +87,13 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
             return self.french_answer(view, rng)
         return super().step(view, rng)
 
+    def describe(self, variant: str | None = None) -> str:
+        """``threshold`` and its parameters: those ``variant`` reads (``PARAMS_BY_VARIANT``), in the order
+        of ``DEFAULTS``; all of them for no variant or one the table does not know."""
+        names = PARAMS_BY_VARIANT.get(variant or "")
+        params = self.params if names is None else {k: v for k, v in self.params.items() if k in names}
+        return " ".join([self.name, *(f"{k}={v:g}" for k, v in params.items())])
+
     # ------------------------------------------------------------------ judging the hand
     def strength_pct(self, view: SeatView) -> float:
         """The percentile of the hand dealt, looked up once per hand (the dealt tuple is kept per hand)."""
@@ -149,6 +156,26 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
 
 
 DEFAULTS: Final = {**BASE_PARAMS, **FrenchDecisions.PARAMS, **TrutDecisions.PARAMS, **ValencianDecisions.PARAMS}
+
+_TRUT_ANSWERS: Final = ("trut_at", "trut_bluff", "see_at", "see_announced")
+PARAMS_BY_VARIANT: Final[dict[str, tuple[str, ...]]] = {
+    "catalan": ("raise_at", "call_at", "bluff", "nocut", "one_card", "lie"),
+    "french": ("raise_at", "call_at", "bluff", "lie", *FrenchDecisions.PARAMS),
+    "trut": (*_TRUT_ANSWERS, "fortial_at"),
+    "trut-gatinaise": (
+        *_TRUT_ANSWERS,
+        "office_see_at",
+        "sing_below",
+        "agree_below",
+        "ask_two_below",
+        "ask_three_below",
+    ),
+    "trut-gatine": (*_TRUT_ANSWERS, "chanter_below", "tenir_at"),
+    "valencian": ("raise_at", "call_at", "bluff", "lie", *ValencianDecisions.PARAMS),
+}
+"""The parameters each variant's decisions read (a test changes each parameter and watches the games):
+a seat's ``policy`` column and ``PolicyN`` tag name these only, so a Trut dataset does not carry the envit's
+parameters. The trut family reads none of the raise ladder's (``raise_at``, ``call_at``, ``bluff``)."""
 
 
 def _raise_action(view: SeatView) -> Action:
