@@ -145,7 +145,7 @@ def test_a_failed_render_leaves_nothing_behind(tmp_path: Path) -> None:
 def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportResult, sim_dataset: Path) -> None:
     # a catalan dataset: the comparison, every statistic, and void hands (every variant has them); the envit,
     # trut and french statistics have no rows, so no section
-    assert list(sim_report.png) == ["variant_comparison", *STATISTICS, "void_hands"]
+    assert list(sim_report.png) == ["variant_comparison", *STATISTICS, "void_hands", "player_results"]
     page = sim_report.html.read_text("utf-8")
     assert f"<summary>{sim_dataset}</summary>" in page
     assert "4-player catalan" in page
@@ -326,8 +326,9 @@ def test_report_of_every_simulated_variant_renders_and_compares_them_all(
     messages: list[str] = []
     report = build_report([sim_all_variants], tmp_path / "report", progress=messages.append)
     assert any(m.startswith("computing") for m in messages)
-    # every statistic has rows, the variant ones included, so every chart is drawn
-    assert list(report.png) == list(ALL_STATISTICS)
+    # every statistic has rows, the variant ones included, so every chart is drawn; and every setting
+    # compares its threshold and random bots
+    assert list(report.png) == [*ALL_STATISTICS, "player_results"]
     page = report.html.read_text("utf-8")
     listed = ", ".join(f"{name} ({', '.join(map(str, VARIANTS[name].players))} players)" for name in sorted(VARIANTS))
     assert f"Variants: {listed}." in page

@@ -793,3 +793,72 @@ def test_players_are_compared_only_where_a_setting_has_several() -> None:
         (3, "random"),
     ]
     assert compared_players(pl.DataFrame()).is_empty()
+
+
+def _player(variant: str, players: int, player: str, wins: int, decided: int) -> dict[str, Any]:
+    rate, low, high = wilson(wins, decided)
+    return {
+        "variant": variant,
+        "players": players,
+        "player": player,
+        "hands": decided + 3,
+        "decided": decided,
+        "wins": wins,
+        "win_rate": rate,
+        "ci_low": low,
+        "ci_high": high,
+        "mean_net_points": 0.1,
+        "raises": 40,
+        "raises_per_hand": 0.2,
+        "facing": 30,
+        "folds": 12,
+        "fold_rate": 0.4,
+    }
+
+
+PLAYER_ROWS = pl.DataFrame(
+    [
+        _player("catalan", 2, "threshold raise_at=0.7", 560, 1000),
+        _player("catalan", 2, "threshold raise_at=0.8", 440, 1000),
+        _player("trut", 3, "Odile", 70, 200),
+        _player("trut", 3, "Baptiste", 65, 200),
+        _player("trut", 4, "random", 100, 200),
+        _player("trut", 4, "threshold", 100, 200),
+    ]
+)
+
+
+def test_players_chart_draws_each_ones_win_rate_within_its_variant() -> None:
+    spec = charts.player_results(PLAYER_ROWS).to_dict()
+    main = layers(spec)[0]["encoding"]
+    assert main["x"]["field"] == "player" and main["y"]["field"] == "rate"
+    assert spec["facet"]["column"]["field"] == "variant"
+    assert spec["resolve"]["scale"]["x"] == "independent"  # each variant lists only its own players
+    rows = {(r["variant"], r["players"], r["player"]): r for r in chart_rows(spec)}
+    assert len(rows) == 6
+    odile = rows[("trut", 3, "Odile")]
+    assert (odile["count"], odile["total"], odile["sample"]) == (70, 200, "70/200")
+    assert odile["rate"] == pytest.approx(0.35)
+    assert "1/3 with 3 players" in spec["title"]["subtitle"]
+    dashed = [layer["encoding"]["y"]["datum"] for layer in layers(spec) if "datum" in layer["encoding"].get("y", {})]
+    assert dashed == [0.5, pytest.approx(1 / 3)]
+    tooltips = {t["field"] for t in main["tooltip"]}
+    assert {"mean_net_points", "raises_per_hand", "fold_rate"} <= tooltips
+
+
+def test_players_sentences_rank_them_and_say_when_the_intervals_part() -> None:
+    assert summary.player_results(PLAYER_ROWS) == [
+        "In 2-player catalan, decided seat-hands won: threshold raise_at=0.7 56% (560/1,000; 95% interval "
+        "52.9%\u201359.0%) and threshold raise_at=0.8 44% (440/1,000; 95% interval 41.0%\u201347.1%); "
+        "threshold raise_at=0.7 does better than threshold raise_at=0.8: their intervals do not overlap.",
+        "In 3-player trut, decided seat-hands won: Odile 35% (70/200; 95% interval 28.7%\u201341.8%) and "
+        "Baptiste 32% (65/200; 95% interval 26.4%\u201339.3%); no clear difference: the intervals of the best "
+        "and the worst overlap.",
+        "In 4-player trut, decided seat-hands won: random 50% (100/200; 95% interval 43.1%\u201356.9%) and "
+        "threshold 50% (100/200; 95% interval 43.1%\u201356.9%); no clear difference: the intervals of the "
+        "best and the worst overlap. Partners share their team's results.",
+    ]
+    assert summary.player_results(PLAYER_ROWS.filter(pl.col("player") != "Odile").head(3)) == [
+        summary.player_results(PLAYER_ROWS)[0]
+    ]  # a setting left with one player gives no sentence
+    assert summary.player_results(pl.DataFrame()) == []

@@ -25,6 +25,7 @@ import altair as alt
 import polars as pl
 
 from pipeline.report.frames import (
+    PLAYERS,
     common_stake_label,
     conform,
     count_label,
@@ -132,8 +133,9 @@ def _rate_chart(
     players = [players_label(p) for p in sorted(data.get_column("players").drop_nulls().unique().to_list())]
     variants = sorted(data.get_column("variant").drop_nulls().unique().to_list())
     x_values = list(x_sort) if x_sort is not None else data.get_column(x).unique(maintain_order=True).to_list()
-    if independent_x and row is not None and data.height:
-        widest: int = max(data.group_by(row).agg(pl.col(x).n_unique()).get_column(x).to_list())
+    facet = row if row is not None else column  # with independent x, each facet draws its own categories
+    if independent_x and facet is not None and data.height:
+        widest: int = max(data.group_by(facet).agg(pl.col(x).n_unique()).get_column(x).to_list())
         x_values = x_values[:widest]
     bars = max(1, len(x_values)) * (max(1, len(players)) if offset else 1)
     label_chars = max((len(s) for s in data.get_column("sample").to_list()), default=5)
@@ -854,6 +856,41 @@ def void_hands(frame: pl.DataFrame) -> alt.FacetChart:
     )
 
 
+def player_results(frame: pl.DataFrame) -> alt.FacetChart:
+    """How often each player or bot compared in a setting won its decided seat-hands (``compared_players``
+    keeps the settings with two or more and names their bots briefly), against an even share."""
+    df = conform(PLAYERS, frame)
+    long = df.select(
+        "variant",
+        "players",
+        "player",
+        pl.col("wins").alias("count"),
+        pl.col("decided").alias("total"),
+        pl.col("win_rate").alias("rate"),
+        "ci_low",
+        "ci_high",
+        "mean_net_points",
+        "raises_per_hand",
+        "fold_rate",
+    )
+    return _rate_chart(
+        long,
+        x="player",
+        x_title="Player or bot",
+        y_title="Decided seat-hands won",
+        title="Players and bots: seat-hands won",
+        reference=0.5,
+        reference_note=", an even share" + (" (1/3 with 3 players, each alone)" if 3 in order_players(long) else ""),
+        extra_references=_three_player_references(long),
+        extra_tooltip=[
+            alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.3f"),
+            alt.Tooltip("raises_per_hand:Q", title="Raises per hand", format=".2f"),
+            alt.Tooltip("fold_rate:Q", title="Fold rate facing a raise", format=".1%"),
+        ],
+        independent_x=True,
+    )
+
+
 CHARTS: dict[str, ChartBuilder] = {
     "variant_comparison": variant_comparison,
     "envit": envit,
@@ -868,5 +905,6 @@ CHARTS: dict[str, ChartBuilder] = {
     "tie_frequency": tie_frequency,
     "strength_curve": strength_curve,
     "raise_rates": raise_rates,
+    PLAYERS: player_results,
 }
 """The chart function of every statistic, by name."""

@@ -38,8 +38,8 @@ ALL_STATISTICS: tuple[str, ...] = (COMPARISON, *STATISTICS, *SPECIFIC)
 """Every statistic the report draws, in page order."""
 
 PLAYERS = "player_results"
-"""The table of players and bots, after the drawn statistics: shown only where a setting (variant and
-player count) has two or more to compare (``compared_players``), and not drawn."""
+"""Players and bots, after the other statistics: shown only for the settings (variant and player count)
+with two or more to compare (``compared_players``), each one's win rate drawn."""
 
 _STR = pl.String()
 _INT = pl.Int64()
@@ -150,6 +150,22 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "void_rate": _FLOAT,
         "ci_low": _FLOAT,
         "ci_high": _FLOAT,
+    },
+    PLAYERS: {
+        **_KEYS,
+        "player": _STR,
+        "hands": _INT,
+        "decided": _INT,
+        "wins": _INT,
+        "win_rate": _FLOAT,
+        "ci_low": _FLOAT,
+        "ci_high": _FLOAT,
+        "mean_net_points": _FLOAT,
+        "raises": _INT,
+        "raises_per_hand": _FLOAT,
+        "facing": _INT,
+        "folds": _INT,
+        "fold_rate": _FLOAT,
     },
     "envit": {
         **_KEYS,

@@ -203,8 +203,8 @@ def render_page(
     ``frames`` maps a statistic's name to its frame (names outside ``frames.ALL_STATISTICS`` get a table
     but no chart); ``manifests`` maps each dataset's label (its path) to its manifest. The page opens
     with ``variant_comparison``, then the statistics of every variant, then the variant-specific ones
-    (``frames.SPECIFIC``), each only when its frame has rows, then the table of players and bots
-    (``frames.PLAYERS``) where a setting has two or more. A frame with nothing to draw gets a note
+    (``frames.SPECIFIC``), each only when its frame has rows, then the players and bots
+    (``frames.PLAYERS``) of the settings that have two or more. A frame with nothing to draw gets a note
     instead of a chart and no chart files. Findings name points in each variant's unit (``games.unit``
     from ``variant_comparison``).
     """

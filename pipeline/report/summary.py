@@ -17,6 +17,7 @@ import polars as pl
 
 from pipeline.report.frames import (
     ALL_STATISTICS,
+    PLAYERS,
     conform,
     count_label,
     even_share,
@@ -558,6 +559,36 @@ def void_hands(frame: pl.DataFrame, units: Units = None) -> list[str]:
     return out
 
 
+def player_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """Each compared player's or bot's share of its decided seat-hands, best first, and whether the best's
+    and the worst's intervals overlap. Partners share their team's results, which the sentence says in
+    team games."""
+    df = conform(PLAYERS, frame)
+    out: list[str] = []
+    for (variant, players), rows in _groups(df):
+        rows = [row for row in rows if _has_rate(row, "win_rate", "decided")]
+        if len(rows) < 2:
+            continue
+        rows.sort(key=lambda row: (-row["win_rate"], row["player"]))
+        each = [
+            f"{row['player']} {fmt_pct(row['win_rate'])} ({count_label(row['wins'], row['decided'])}; 95% "
+            f"interval {interval_label(row['ci_low'], row['ci_high'])})"
+            for row in rows
+        ]
+        best, worst = rows[0], rows[-1]
+        apart = (
+            not is_missing(best["ci_low"]) and not is_missing(worst["ci_high"]) and best["ci_low"] > worst["ci_high"]
+        )
+        verdict = (
+            f"{best['player']} does better than {worst['player']}: their intervals do not overlap"
+            if apart
+            else "no clear difference: the intervals of the best and the worst overlap"
+        )
+        shared = " Partners share their team's results." if players in (4, 6) else ""
+        out.append(f"In {setting_phrase(variant, players)}, decided seat-hands won: {_join(each)}; {verdict}.{shared}")
+    return out
+
+
 SUMMARIES: dict[str, Summarizer] = {
     "variant_comparison": variant_comparison,
     "envit": envit,
@@ -572,6 +603,7 @@ SUMMARIES: dict[str, Summarizer] = {
     "tie_frequency": tie_frequency,
     "strength_curve": strength_curve,
     "raise_rates": raise_rates,
+    PLAYERS: player_results,
 }
 """The summary function of every statistic, by name."""
 
