@@ -33,6 +33,7 @@ SHARED_LIBRARY = "pipeline._compiled"
 
 COMPILED_MODULES: tuple[str, ...] = (
     "pipeline.engine.actions",
+    "pipeline.engine.card_sets",
     "pipeline.engine.hand_rules",
     "pipeline.engine.game",
     "pipeline.engine.ladder",

@@ -35,6 +35,7 @@ from math import comb, factorial, prod
 from pathlib import Path
 from typing import Final
 
+from pipeline.engine.card_sets import three_card_rank
 from pipeline.engine.rules import TIE, Variant
 
 
@@ -152,20 +153,12 @@ def hand_strength(variant: Variant, cards: tuple[int, ...], opponents: int = 1) 
     """(strength, percentile) of the hand ``cards`` (every card known) against ``opponents`` hands, looked
     up once per set of cards, variant and opponents in a process, so that bots and rows do not sort the
     same cards again. Bots ask at every hand: a 3-card hand is found in a list by its rank among all sets
-    of 3 cards (the combinatorial number system: C(a,1) + C(b,2) + C(c,3) for its cards a < b < c), the
-    cheapest lookup; other sizes by a bit mask of the cards in a dict."""
+    of 3 cards (``three_card_rank``), the cheapest lookup; other sizes by a bit mask of the cards in a dict."""
     known = _STRENGTH_BY_SET.get(variant)
     if known is None:
         known = _STRENGTH_BY_SET[variant] = ([[] for _ in range(_MOST_OPPONENTS + 1)], {})
     if len(cards) == 3:
-        a, b, c = cards
-        if a > b:
-            a, b = b, a
-        if b > c:
-            b, c = c, b
-            if a > b:
-                a, b = b, a
-        rank = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
+        rank = three_card_rank(cards[0], cards[1], cards[2])
         triples = known[0][opponents]
         if not triples:
             triples.extend([None] * comb(len(variant.power), 3))

@@ -8,15 +8,16 @@ Sections cited are those of seed 004 (`../shared/seeds/004_19b76588bcb55e96.txt`
 from __future__ import annotations
 
 import random
+from itertools import permutations
 
 import pytest
 
-from pipeline.cards import VALENCIAN_22, VALENCIAN_26
+from pipeline.cards import UNKNOWN, VALENCIAN_22, VALENCIAN_26
 from pipeline.engine import game as engine
 from pipeline.engine.actions import Action, Event, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase
 from pipeline.engine.rules import TIE, OptionError
-from pipeline.engine.valencian import SENYA_WORDS, ValencianGame, envit_value, falta_stones
+from pipeline.engine.valencian import SENYA_WORDS, ValencianGame, _envit_value, envit_value, falta_stones
 from pipeline.engine.view import SeatView
 from pipeline.policies.threshold import ThresholdPolicy
 from pipeline.rows import add_game
@@ -275,6 +276,16 @@ def test_joc_fora_prevails_over_a_cama_the_envit_completes() -> None:
 )
 def test_envit_value_seed_examples(cards: str, value: int) -> None:
     assert envit_value(VALENCIAN_22, [VALENCIAN_22.parse(c) for c in cards.split()]) == value
+
+
+def test_envit_value_of_every_hand_in_any_order_is_the_rule_s() -> None:
+    """The table at each set's rank (``three_card_rank``) against the rule computed directly, for every
+    ordered hand of both decks, and for hands of other sizes and with unseen cards."""
+    for deck in (VALENCIAN_22, VALENCIAN_26):
+        for hand in permutations(range(len(deck)), 3):
+            assert envit_value(deck, hand) == _envit_value(deck, hand), (deck.name, hand)
+        assert envit_value(deck, [0, 5]) == _envit_value(deck, [0, 5])
+        assert envit_value(deck, (3, UNKNOWN, 7)) == _envit_value(deck, (3, UNKNOWN, 7))
 
 
 def test_envit_value_is_at_most_33() -> None:

@@ -10,6 +10,7 @@ from math import comb, prod
 import pytest
 
 from pipeline.cards import SPANISH_40, VALENCIAN_22
+from pipeline.engine.card_sets import three_card_rank
 from pipeline.strength import follow_card, hand_strength, heads_up_win, lead_card, strength_table
 from pipeline.variants import CATALAN, TRUT, VALENCIAN
 
@@ -171,3 +172,14 @@ def test_hand_strength_finds_the_table_entry_whatever_the_order_of_the_cards(var
                 assert hand_strength(variant, order, opponents) == expected
     one = [rng.randrange(len(variant.power))]
     assert hand_strength(variant, tuple(one), 2) == strength_table(variant, 1, 2).lookup(variant.power, one)
+
+
+def test_three_card_rank_numbers_the_sets_of_three_cards_in_any_order() -> None:
+    for n in (22, 32, 40, 48):
+        ranks = [three_card_rank(*hand) for hand in itertools.combinations(range(n), 3)]
+        assert sorted(ranks) == list(range(comb(n, 3)))
+    assert all(
+        len({three_card_rank(*order) for order in itertools.permutations(hand)}) == 1
+        for hand in itertools.combinations(range(10), 3)
+    )
+    assert three_card_rank(0, 1, 2) == 0 and three_card_rank(2, 0, 3) == 2  # {0,2,3}: 0 + C(2,2) + C(3,3)

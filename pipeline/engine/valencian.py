@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from pipeline.cards import UNKNOWN, Deck
 from pipeline.engine.actions import ACCEPT, FOLD, PLAY, SIGNAL, Action, EventTuple, RuleError, make_action, make_event
+from pipeline.engine.card_sets import three_card_rank
 from pipeline.engine.game import PLAYING, Phase
 from pipeline.engine.ladder import LadderGame
 from pipeline.engine.rules import Config
@@ -76,9 +77,17 @@ ENVIT_CALLS: Final = frozenset(call.verb for calls in ENVIT_LADDER.values() for 
 def envit_value(deck: Deck, cards: Sequence[int]) -> int:
     """Seed 004 "L'envit...": two cards of one suit are worth their two highest face values plus 20
     (only two cards are tied, "Només se poden lligar fins a dues cartes"); otherwise the highest face value.
-    Every Valencian card has a face value 1-7, so the maximum is 7 + 6 + 20 = 33. (Kept per distinct
-    hand: the engine, the bots and the rows all ask for it. The value depends on the set of cards, not
-    their order, so it is kept by the set as a bit mask.)"""
+    Every Valencian card has a face value 1-7, so the maximum is 7 + 6 + 20 = 33. (The engine, the bots
+    and the rows all ask for it, so every set of 3 cards of the deck has its value computed once, in a
+    list at the set's rank (``three_card_rank``); other hands are kept by their set of cards as a bit
+    mask.)"""
+    if len(cards) == 3:
+        a, b, c = cards[0], cards[1], cards[2]
+        if a >= 0 and b >= 0 and c >= 0:
+            table = _ENVIT_BY_RANK.get(deck.name)
+            if table is None:
+                table = _ENVIT_BY_RANK[deck.name] = _envit_table(deck)
+            return table[three_card_rank(a, b, c)]
     mask = 0
     for card in cards:
         if card < 0:  # an unseen card: nothing to keep
@@ -93,6 +102,15 @@ def envit_value(deck: Deck, cards: Sequence[int]) -> int:
     return value
 
 
+def _envit_table(deck: Deck) -> list[int]:
+    """The envit value of every set of 3 cards of ``deck``, at the set's rank."""
+    table = [0] * (len(deck) * (len(deck) - 1) * (len(deck) - 2) // 6)
+    for a, b, c in combinations(range(len(deck)), 3):
+        table[three_card_rank(a, b, c)] = _envit_value(deck, (a, b, c))
+    return table
+
+
+_ENVIT_BY_RANK: Final[dict[str, list[int]]] = {}
 _ENVIT_VALUES: Final[dict[str, dict[int, int]]] = {}
 
 
