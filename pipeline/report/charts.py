@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import altair as alt
 import polars as pl
@@ -242,9 +242,15 @@ def _rate_chart(
     return faceted.properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
 
 
-def _three_player_references(frame: pl.DataFrame) -> list[float]:
-    """The even share of 3-player games (1/3) as an extra reference, when the frame has such games."""
-    return [even_share(3)] if 3 in frame.get_column("players").to_list() else []
+def _even_share_lines(frame: pl.DataFrame, note: str) -> dict[str, Any]:
+    """``_rate_chart``'s dashed lines for an even share: 1/2, and 1/3 beside it when the frame has
+    3-player games (each plays alone), which ``note`` (", no advantage") is followed by."""
+    three = 3 in order_players(frame)
+    return {
+        "reference": 0.5,
+        "reference_note": note + (" (1/3 with 3 players, each alone)" if three else ""),
+        "extra_references": [even_share(3)] if three else [],
+    }
 
 
 def _variants(frame: pl.DataFrame) -> list[str]:
@@ -407,9 +413,7 @@ def mano_advantage(frame: pl.DataFrame) -> alt.FacetChart:
         title="The eldest hand's advantage",
         mark="point",
         offset=False,
-        reference=0.5,
-        reference_note=", no advantage" + (" (1/3 with 3 players, each alone)" if 3 in order_players(long) else ""),
-        extra_references=_three_player_references(long),
+        **_even_share_lines(long, ", no advantage"),
         extra_tooltip=[
             alt.Tooltip("mean_points_eldest:Q", title="Mean points, eldest's team", format=".2f"),
             alt.Tooltip("mean_points_other:Q", title="Mean points, other team", format=".2f"),
@@ -526,9 +530,7 @@ def strength_curve(frame: pl.DataFrame) -> alt.FacetChart:
         mark="point",
         line_filter="true",
         line_order="decile",
-        reference=0.5,
-        reference_note=", an even chance" + (" (1/3 with 3 players)" if 3 in order_players(long) else ""),
-        extra_references=_three_player_references(long),
+        **_even_share_lines(long, ", an even chance"),
         extra_tooltip=[alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.2f")],
     )
 
@@ -879,9 +881,7 @@ def player_results(frame: pl.DataFrame) -> alt.FacetChart:
         x_title="Player or bot",
         y_title="Decided seat-hands won",
         title="Players and bots: seat-hands won",
-        reference=0.5,
-        reference_note=", an even share" + (" (1/3 with 3 players, each alone)" if 3 in order_players(long) else ""),
-        extra_references=_three_player_references(long),
+        **_even_share_lines(long, ", an even share"),
         extra_tooltip=[
             alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.3f"),
             alt.Tooltip("raises_per_hand:Q", title="Raises per hand", format=".2f"),
