@@ -118,7 +118,7 @@ def add_game(
         for i in range(len(row)):
             hand_columns[i].append(row[i])
         signals = hand.signals
-        dealt_parts: list[str] = []  # the hand's dealt event, written from the same lookups
+        dealt_parts: list[str] = []  # the hand's dealt event, from the texts of the seat rows
         for seat, cards in enumerate(hand.dealt):
             text, dealt_part = _cards_texts(texts_or_unknown, seat, cards)
             dealt_parts.append(dealt_part)
@@ -151,7 +151,7 @@ def add_game(
             if verb == PLAY or verb in CARD_VERBS:
                 arg: str | None = texts[raw]
             elif verb == DEALT:
-                # the hand's deal from the seat rows' lookups; a later deal (la chanson's extra cards) directly
+                # the hand's deal from the seat rows' texts; a later deal (la chanson's extra cards) directly
                 arg = " ".join(dealt_parts) if raw is hand.dealt else dealt_text(variant.deck, raw)
             else:
                 arg = None if raw is None else str(raw)
