@@ -862,3 +862,12 @@ def test_players_sentences_rank_them_and_say_when_the_intervals_part() -> None:
         summary.player_results(PLAYER_ROWS)[0]
     ]  # a setting left with one player gives no sentence
     assert summary.player_results(pl.DataFrame()) == []
+
+
+def test_players_chart_leaves_room_for_a_bot_s_whole_name() -> None:
+    name = "threshold raise_at=0.8 call_at=0.6 bluff=0.05 trut_at=0.7"
+    frame = pl.DataFrame([_player("catalan", 2, name, 500, 1000), _player("catalan", 2, "random", 450, 1000)])
+    axis = layers(charts.player_results(frame).to_dict())[0]["encoding"]["x"]["axis"]
+    assert axis["labelLimit"] >= len(name) * 6
+    envit_axis = layers(charts.envit(MULTI["envit"]).to_dict())[0]["encoding"]["x"]["axis"]
+    assert envit_axis["labelLimit"] == 220  # short labels keep the usual room

@@ -163,7 +163,7 @@ def _rate_chart(
         axis=alt.Axis(
             labelAngle=-25 if independent_x else 0,
             labelAlign="right" if independent_x else "center",
-            labelLimit=220 if independent_x else 160,
+            labelLimit=_x_label_limit(data.get_column(x).unique().to_list()) if independent_x else 160,
         ),
     )
     color = alt.Color("players_label:N", title="Players", sort=players, scale=alt.Scale(domain=players))
@@ -240,6 +240,13 @@ def _rate_chart(
     if independent_x:
         faceted = faceted.resolve_scale(x="independent", xOffset="independent")
     return faceted.properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
+
+
+def _x_label_limit(labels: Sequence[object]) -> int:
+    """Room for the longest slanted x label (a bot's description runs to about 50 characters), within
+    bounds: 220 to 420 pixels."""
+    longest = max((len(str(label)) for label in labels), default=0)
+    return int(min(420, max(220, longest * _CHAR_PX + 10)))
 
 
 def _even_share_lines(frame: pl.DataFrame, note: str) -> dict[str, Any]:
