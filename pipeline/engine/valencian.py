@@ -78,9 +78,9 @@ def envit_value(deck: Deck, cards: Sequence[int]) -> int:
     """Seed 004 "L'envit...": two cards of one suit are worth their two highest face values plus 20
     (only two cards are tied, "Només se poden lligar fins a dues cartes"); otherwise the highest face value.
     Every Valencian card has a face value 1-7, so the maximum is 7 + 6 + 20 = 33. (The engine, the bots
-    and the rows all ask for it, so every set of 3 cards of the deck has its value computed once, in a
-    list at the set's rank (``three_card_rank``); other hands are kept by their set of cards as a bit
-    mask.)"""
+    and the rows all ask for it at every hand, so every set of 3 cards of the deck has its value computed
+    once, in a list at the set's rank (``three_card_rank``); another hand, or one with an unseen card, is
+    valued directly.)"""
     if len(cards) == 3:
         a, b, c = cards[0], cards[1], cards[2]
         if a >= 0 and b >= 0 and c >= 0:
@@ -88,18 +88,7 @@ def envit_value(deck: Deck, cards: Sequence[int]) -> int:
             if table is None:
                 table = _ENVIT_BY_RANK[deck.name] = _envit_table(deck)
             return table[three_card_rank(a, b, c)]
-    mask = 0
-    for card in cards:
-        if card < 0:  # an unseen card: nothing to keep
-            return _envit_value(deck, cards)
-        mask |= 1 << card
-    known = _ENVIT_VALUES.get(deck.name)
-    if known is None:
-        known = _ENVIT_VALUES[deck.name] = {}
-    value = known.get(mask)
-    if value is None:
-        value = known[mask] = _envit_value(deck, cards)
-    return value
+    return _envit_value(deck, cards)
 
 
 def _envit_table(deck: Deck) -> list[int]:
@@ -111,7 +100,6 @@ def _envit_table(deck: Deck) -> list[int]:
 
 
 _ENVIT_BY_RANK: Final[dict[str, list[int]]] = {}
-_ENVIT_VALUES: Final[dict[str, dict[int, int]]] = {}
 
 
 def _envit_value(deck: Deck, cards: Sequence[int]) -> int:

@@ -87,12 +87,11 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
             return self.french_answer(view, rng)
         return super().step(view, rng)
 
-    def describe(self, variant: str | None = None) -> str:
-        """``threshold`` and its parameters: those ``variant`` reads (``PARAMS_BY_VARIANT``), in the order
-        of ``DEFAULTS``; all of them for no variant or one the table does not know."""
+    def params_read(self, variant: str | None = None) -> dict[str, float]:
+        """Those ``variant`` reads (``PARAMS_BY_VARIANT``), in the order of ``DEFAULTS``; all of them for no
+        variant or one the table does not know."""
         names = PARAMS_BY_VARIANT.get(variant or "")
-        params = self.params if names is None else {k: v for k, v in self.params.items() if k in names}
-        return " ".join([self.name, *(f"{k}={v:g}" for k, v in params.items())])
+        return self.params if names is None else {k: v for k, v in self.params.items() if k in names}
 
     # ------------------------------------------------------------------ judging the hand
     def strength_pct(self, view: SeatView) -> float:
