@@ -11,8 +11,10 @@ Two measures, both in the steady state (no start-up), threshold bots, 1 process:
 - pipeline: what a simulator worker does per chunk: play, build the rows, turn them into Arrow and write
   Parquet with zstd.
 
-It also prints the events (rows of the ``events`` table) per hand, and the pipeline's speed in events
-rather than hands relative to 2-player Catalan: how much play a hand holds, which is what sets its cost.
+It also prints how much a hand holds: its events (rows of the ``events`` table) and its rows in all four
+tables, with the pipeline's speed counted in events and in rows rather than hands, relative to 2-player
+Catalan. Every stage costs about the same per row whatever the variant, so a variant whose hand writes
+twice the rows of a Catalan hand runs at about half its hands/s.
 
     python bench/variant_ratios.py [--pairs N] [VARIANT:PLAYERS ...]   (default: every variant and count)
 """
@@ -47,7 +49,8 @@ class Runner:
         self.described = [p.describe(variant) for p in self.policies]
         self.out = out
         self.next_game = 0
-        self.events = 0  # rows of the events table written by the pipeline blocks, and their hands
+        self.events = 0  # rows of the events table written by the pipeline blocks, rows of all four, hands
+        self.rows = 0
         self.hands = 0
         self.games_per_block = 50
         for _ in range(3):  # warm-up, and size the blocks to about BLOCK_HANDS hands
@@ -71,11 +74,15 @@ class Runner:
         for name in TABLES:
             pq.write_table(batches[name].to_arrow(), self.out / f"{name}.parquet", compression="zstd")
         self.events += len(batches["events"])
+        self.rows += sum(len(batches[name]) for name in TABLES)
         self.hands += hands
         return hands
 
     def events_per_hand(self) -> float:
         return self.events / self.hands if self.hands else 0.0
+
+    def rows_per_hand(self) -> float:
+        return self.rows / self.hands if self.hands else 0.0
 
 
 def speed(block: Callable[[], int]) -> float:
@@ -117,7 +124,7 @@ def report(runs: list[str], pairs: int, out: Path) -> None:
     print(f"median of {pairs} interleaved pairs of blocks, threshold bots, engine {accel.status()}")
     columns = (
         f"{'engine ratio':>14}{'hands/cpu-s':>13}{'pipeline ratio':>16}{'hands/cpu-s':>13}"
-        f"{'events/hand':>13}{'events/s ratio':>16}"
+        f"{'events/hand':>13}{'events/s ratio':>16}{'rows/hand':>11}{'rows/s ratio':>14}"
     )
     print(f"{'variant':<16}{'players':>8}{columns}")
     for run in runs:
@@ -127,9 +134,11 @@ def report(runs: list[str], pairs: int, out: Path) -> None:
         pipeline, _, pipeline_speed = median_ratio(base, other, "pipeline", pairs)
         per_hand = other.events_per_hand()
         by_events = pipeline * per_hand / base.events_per_hand()
+        rows = other.rows_per_hand()
+        by_rows = pipeline * rows / base.rows_per_hand()
         print(
             f"{variant:<16}{players:>8}{engine:>14.2f}{engine_speed:>13,.0f}{pipeline:>16.2f}{pipeline_speed:>13,.0f}"
-            f"{per_hand:>13.1f}{by_events:>16.2f}"
+            f"{per_hand:>13.1f}{by_events:>16.2f}{rows:>11.1f}{by_rows:>14.2f}"
         )
 
 

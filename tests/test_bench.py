@@ -31,6 +31,8 @@ def test_variant_ratios_prints_both_ratios_per_run() -> None:
     assert [row[:2] for row in rows] == [["trut", "3"], ["valencian", "2"]]
     assert all(float(row[2]) > 0 and float(row[4]) > 0 for row in rows)
     assert all(float(row[6]) > 1 and float(row[7]) > 0 for row in rows)  # events per hand, events/s ratio
+    # rows per hand (a hand row, a seat row per player, its events), rows/s ratio
+    assert all(float(row[8]) >= 1 + int(row[1]) + float(row[6]) and float(row[9]) > 0 for row in rows)
 
 
 def test_hand_costs_prints_the_four_stages() -> None:
