@@ -871,3 +871,55 @@ def test_players_chart_leaves_room_for_a_bot_s_whole_name() -> None:
     assert axis["labelLimit"] >= len(name) * 6
     envit_axis = layers(charts.envit(MULTI["envit"]).to_dict())[0]["encoding"]["x"]["axis"]
     assert envit_axis["labelLimit"] == 220  # short labels keep the usual room
+
+
+# --- the drawing, in Vega itself --------------------------------------------------------------------
+
+
+def drawn_cells(spec: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """(column header, row header, the labels drawn in the cell) for every cell of a row-and-column facet,
+    as Vega lays the chart out (``vl_convert``'s scenegraph): each cell matched to the headers at its
+    offsets."""
+    import vl_convert
+
+    root = vl_convert.vegalite_to_scenegraph(spec)["scenegraph"]["items"][0]
+    groups = {group.get("name"): group["items"] for group in root["items"] if group.get("name")}
+
+    def texts(node: dict[str, Any], role: str) -> list[str]:
+        """The texts of the text marks of ``role`` anywhere under ``node``."""
+        found: list[str] = []
+        if node.get("marktype") == "text" and node.get("role") == role:
+            found += [item["text"] for item in node.get("items", []) if isinstance(item.get("text"), str)]
+        for child in node.get("items", []):
+            found += texts(child, role)
+        return found
+
+    columns = {item["x"]: texts(item, "title-text")[0] for item in groups["column_header"]}
+    rows = {item["y"]: texts(item, "title-text")[0] for item in groups["row_header"]}
+    return [(columns[cell["x"]], rows[cell["y"]], texts(cell, "mark")) for cell in groups["cell"]]
+
+
+@pytest.mark.parametrize("name", ["raise_rates", "fold_rates", "bluff_success", "trut"])
+def test_every_label_is_drawn_under_its_own_variant_and_row(name: str) -> None:
+    """Vega misplaced the cells of a facet grid with a cell missing (vega/vega#2757), drawing one variant's
+    bars under another's name: here one variant lacks a row that another has, as when a stake or a
+    measure belongs to one variant only (a stake only French Truc reaches, la chanson in trut-gatinaise)."""
+    frame = MULTI[name]
+    if name == "trut":  # a second trut variant without the first measure
+        measure = frame["measure"][0]
+        frame = pl.concat(
+            [frame, frame.filter(pl.col("measure") != measure).with_columns(variant=pl.lit("trut-gatine"))]
+        )
+    else:  # catalan never reaches the highest stake the others reach
+        frame = frame.filter(~((pl.col("variant") == "catalan") & (pl.col("stake") == frame["stake"].max())))
+    spec = charts.CHARTS[name](frame).to_dict()
+    row_field = spec["facet"]["row"]["field"]
+    labels: dict[tuple[str, str], set[str]] = {}
+    for row in chart_rows(spec):
+        if row.get("rate") is not None:
+            labels.setdefault((row["variant"], row[row_field]), set()).add(row["sample"])
+    cells = drawn_cells(spec)
+    assert len({variant for variant, _, _ in cells}) > 1
+    for variant, row_value, drawn in cells:
+        assert set(drawn) <= labels.get((variant, row_value), set()), (variant, row_value, drawn)
+    assert {(variant, row_value) for variant, row_value, drawn in cells if drawn} == set(labels)

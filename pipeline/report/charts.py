@@ -205,11 +205,14 @@ def _rate_chart(
     for value in ([reference] if reference is not None else []) + list(extra_references):
         layers.append(
             alt.Chart()
+            .transform_filter("isValid(datum.rate)")  # not in a cell holding only a placeholder
             .transform_aggregate(rows="count()")
             .mark_rule(color="#888888", strokeDash=[5, 4])
             .encode(y=alt.datum(value))
         )
 
+    if row is not None and column is not None:
+        data = _complete_grid(data, row, column)
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
     columns = (
         alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
@@ -240,6 +243,31 @@ def _rate_chart(
     if independent_x:
         faceted = faceted.resolve_scale(x="independent", xOffset="independent")
     return faceted.properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
+
+
+_UNDRAWN = ("rate", "ci_low", "ci_high", "count", "total", "sample", "interval")
+"""What a placeholder leaves null: every mark of ``_rate_chart`` needs one of them, so none is drawn."""
+
+
+def _complete_grid(data: pl.DataFrame, row: str, column: str) -> pl.DataFrame:
+    """``data`` with a placeholder for every (column, row) cell of the facet grid that has no data.
+
+    Vega lays out the cells of a facet with rows and columns sorted by lists as if every cell existed:
+    a missing cell (a stake one variant never reaches, a measure of one variant only) shifted every later
+    cell under another variant's or row's header, so that one variant's bars were drawn under another's
+    name (vega/vega#2757). A placeholder copies the first row of its facet row (its x category and player
+    count, so that no scale gains a value) with nothing to draw (``_UNDRAWN`` null)."""
+    cells = data.select(column).unique().join(data.select(row).unique(), how="cross")
+    missing = cells.join(data.select(column, row).unique(), on=[column, row], how="anti", nulls_equal=True)
+    if missing.is_empty():
+        return data
+    template = data.unique(subset=[row], keep="first", maintain_order=True).drop(column)
+    blanks = (
+        missing.join(template, on=row, how="left", nulls_equal=True)
+        .with_columns(pl.lit(None, dtype=data.schema[name]).alias(name) for name in _UNDRAWN if name in data.columns)
+        .select(data.columns)
+    )
+    return pl.concat([data, blanks])
 
 
 def _x_label_limit(labels: Sequence[object]) -> int:
