@@ -876,27 +876,40 @@ def test_players_chart_leaves_room_for_a_bot_s_whole_name() -> None:
 # --- the drawing, in Vega itself --------------------------------------------------------------------
 
 
-def drawn_cells(spec: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
-    """(column header, row header, the labels drawn in the cell) for every cell of a row-and-column facet,
-    as Vega lays the chart out (``vl_convert``'s scenegraph): each cell matched to the headers at its
-    offsets."""
+def scene(spec: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The named groups of a chart as Vega itself lays it out (``vl_convert``'s scenegraph)."""
     import vl_convert
 
     root = vl_convert.vegalite_to_scenegraph(spec)["scenegraph"]["items"][0]
-    groups = {group.get("name"): group["items"] for group in root["items"] if group.get("name")}
+    return {group["name"]: group["items"] for group in root["items"] if group.get("name")}
 
-    def texts(node: dict[str, Any], role: str) -> list[str]:
-        """The texts of the text marks of ``role`` anywhere under ``node``."""
-        found: list[str] = []
-        if node.get("marktype") == "text" and node.get("role") == role:
-            found += [item["text"] for item in node.get("items", []) if isinstance(item.get("text"), str)]
-        for child in node.get("items", []):
-            found += texts(child, role)
-        return found
 
+def texts(node: dict[str, Any], role: str) -> list[str]:
+    """The texts of the text marks of ``role`` anywhere under a scenegraph node."""
+    found: list[str] = []
+    if node.get("marktype") == "text" and node.get("role") == role:
+        found += [item["text"] for item in node.get("items", []) if isinstance(item.get("text"), str)]
+    for child in node.get("items", []):
+        found += texts(child, role)
+    return found
+
+
+def drawn_cells(spec: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """(column header, row header, the labels drawn in the cell) for every cell of a row-and-column facet,
+    each cell matched to the headers at its offsets."""
+    groups = scene(spec)
     columns = {item["x"]: texts(item, "title-text")[0] for item in groups["column_header"]}
     rows = {item["y"]: texts(item, "title-text")[0] for item in groups["row_header"]}
     return [(columns[cell["x"]], rows[cell["y"]], texts(cell, "mark")) for cell in groups["cell"]]
+
+
+def labels_by_cell(spec: dict[str, Any], row_field: str) -> dict[tuple[str, str], set[str]]:
+    """The count labels of a chart's data, by (variant, row) cell, rows with a rate only."""
+    labels: dict[tuple[str, str], set[str]] = {}
+    for row in chart_rows(spec):
+        if row.get("rate") is not None:
+            labels.setdefault((row["variant"], row[row_field]), set()).add(row["sample"])
+    return labels
 
 
 @pytest.mark.parametrize("name", ["raise_rates", "fold_rates", "bluff_success", "trut"])
@@ -913,13 +926,30 @@ def test_every_label_is_drawn_under_its_own_variant_and_row(name: str) -> None:
     else:  # catalan never reaches the highest stake the others reach
         frame = frame.filter(~((pl.col("variant") == "catalan") & (pl.col("stake") == frame["stake"].max())))
     spec = charts.CHARTS[name](frame).to_dict()
-    row_field = spec["facet"]["row"]["field"]
-    labels: dict[tuple[str, str], set[str]] = {}
-    for row in chart_rows(spec):
-        if row.get("rate") is not None:
-            labels.setdefault((row["variant"], row[row_field]), set()).add(row["sample"])
+    labels = labels_by_cell(spec, spec["facet"]["row"]["field"])
     cells = drawn_cells(spec)
     assert len({variant for variant, _, _ in cells}) > 1
     for variant, row_value, drawn in cells:
         assert set(drawn) <= labels.get((variant, row_value), set()), (variant, row_value, drawn)
     assert {(variant, row_value) for variant, row_value, drawn in cells if drawn} == set(labels)
+
+
+def test_a_mostly_empty_grid_is_drawn_as_wrapped_panels_of_the_cells_with_data() -> None:
+    """French Truc's raises of any size give it stakes no other variant reaches: rather than a grid of
+    mostly empty cells, one panel per (variant, stake) with data, each titled with both, in rows of
+    panels."""
+    frame = MULTI["raise_rates"]
+    french = frame.filter(pl.col("variant") == "french")
+    many = pl.concat([french.with_columns(stake=pl.lit(stake, pl.Int64)) for stake in range(1, 12)])
+    frame = pl.concat([frame.filter(pl.col("variant") != "french"), many], how="vertical_relaxed")
+    spec = charts.raise_rates(frame).to_dict()
+    assert spec["facet"]["field"] == "panel" and 1 < spec["columns"] < len(spec["facet"]["sort"])
+    labels = labels_by_cell(spec, "situation")
+    panels = spec["facet"]["sort"]
+    variants = [panel.split(" \u00b7 ")[0] for panel in panels]
+    assert variants == sorted(variants)  # a variant's panels together, variants in order
+    french_stakes = [panel for panel in panels if panel.startswith("french \u00b7 Own move")]
+    assert french_stakes == [f"french \u00b7 Own move, stake {stake}" for stake in range(1, 12)]
+    assert len(panels) == len(labels) < 0.6 * 4 * len({r for _, r in labels})  # the grid's empty cells left out
+    drawn = {texts(cell, "title-text")[0]: set(texts(cell, "mark")) for cell in scene(spec)["cell"]}
+    assert drawn == {f"{v} \u00b7 {r}": samples for (v, r), samples in labels.items()}

@@ -211,8 +211,13 @@ def _rate_chart(
             .encode(y=alt.datum(value))
         )
 
+    panels: list[str] | None = None
     if row is not None and column is not None:
-        data = _complete_grid(data, row, column)
+        panels = _sparse_panels(data, row, column, variants, row_sort)
+        if panels is None:
+            data = _complete_grid(data, row, column)
+        else:
+            data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
     columns = (
         alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
@@ -239,10 +244,43 @@ def _rate_chart(
             else ""
         )
     )
-    faceted = chart.facet(column=columns, row=rows)
+    if panels is not None:
+        faceted = chart.facet(
+            facet=alt.Facet(
+                f"{_PANEL}:N",
+                title=f"Variant{_PANEL_JOIN}{row_title}",
+                sort=panels,
+                header=alt.Header(labelFontSize=11, labelLimit=width + 40),
+            ),
+            columns=max(1, min(len(panels), _WRAP_WIDTH // (width + 60))),
+        )
+    else:
+        faceted = chart.facet(column=columns, row=rows)
     if independent_x:
         faceted = faceted.resolve_scale(x="independent", xOffset="independent")
     return faceted.properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
+
+
+_PANEL = "panel"
+_PANEL_JOIN = " \u00b7 "
+_WRAP_WIDTH = 1500  # px: a wrapped chart's panels fill rows of about this width
+_SPARSE = 0.6
+
+
+def _sparse_panels(
+    data: pl.DataFrame, row: str, column: str, columns: Sequence[str], row_sort: Sequence[str] | None
+) -> list[str] | None:
+    """The panels to draw, ``variant · row`` in variant then row order, when a grid of rows by variant
+    columns would be mostly empty (under ``_SPARSE`` of its cells with data: French Truc's raises of any
+    size give it stakes no other variant reaches); None to draw the grid. Wrapped panels leave the empty
+    cells out."""
+    drawn = data.filter(pl.col("rate").is_not_null()).select(column, row).unique()
+    values = data.get_column(row).unique().to_list()
+    if len(columns) < 2 or not drawn.height or drawn.height >= _SPARSE * len(columns) * len(values):
+        return None
+    order = [r for r in (row_sort or []) if r in values] + sorted(r for r in values if r not in (row_sort or []))
+    present = set(drawn.iter_rows())
+    return [f"{c}{_PANEL_JOIN}{r}" for c in columns for r in order if (c, r) in present]
 
 
 _UNDRAWN = ("rate", "ci_low", "ci_high", "count", "total", "sample", "interval")
