@@ -263,6 +263,17 @@ def test_many_bars_turn_the_labels_upright() -> None:
     assert "angle" not in layer_of(spec, "text")["mark"]
 
 
+def test_x_labels_slant_only_when_side_by_side_they_would_overlap() -> None:
+    """The bluffs chart's three measure names are wider than their share of the panel; deciles are not."""
+    spec = charts.bluff_success(SAMPLES["bluff_success"]).to_dict()
+    axis = layers(spec)[0]["encoding"]["x"]["axis"]
+    longest = max(len(label) for label in layers(spec)[0]["encoding"]["x"]["sort"])
+    assert longest * 6.2 > spec["spec"]["width"] / 3
+    assert axis["labelAngle"] == -25 and axis["labelAlign"] == "right" and axis["labelLimit"] >= 220
+    axis = layers(charts.strength_curve(SAMPLES["strength_curve"]).to_dict())[0]["encoding"]["x"]["axis"]
+    assert axis["labelAngle"] == 0 and axis["labelAlign"] == "center"
+
+
 # --- frames helpers ---------------------------------------------------------------------------------
 
 

@@ -156,14 +156,17 @@ def _rate_chart(
     )
 
     x_field = f"{x}:{'N' if x_type == 'nominal' else 'O'}"
+    x_labels = data.get_column(x).unique().to_list()
+    longest = max((len(str(label)) for label in x_labels), default=0)
+    slant = independent_x or longest * _CHAR_PX + 6 > width / max(1, len(x_values))  # side by side, they overlap
     x_enc = alt.X(
         x_field,
         title=x_title,
         sort=list(x_sort) if x_sort is not None else "ascending",
         axis=alt.Axis(
-            labelAngle=-25 if independent_x else 0,
-            labelAlign="right" if independent_x else "center",
-            labelLimit=_x_label_limit(data.get_column(x).unique().to_list()) if independent_x else 160,
+            labelAngle=-25 if slant else 0,
+            labelAlign="right" if slant else "center",
+            labelLimit=_x_label_limit(x_labels) if slant else 160,
         ),
     )
     color = alt.Color("players_label:N", title="Players", sort=players, scale=alt.Scale(domain=players))
