@@ -121,7 +121,9 @@ def _rate_chart(
     expression), in the order of the numeric field ``line_order``. ``reference`` adds a dashed rule,
     ``extra_references`` more of them (e.g. 1/3 beside 1/2 when 3-player games are drawn). ``column``
     is the column facet (None: no columns, for charts whose x is the variant); ``independent_x`` gives
-    every row its own x categories (rows measuring different things).
+    every row its own x categories (rows measuring different things). With rows and columns, a grid that
+    would be mostly empty is drawn as titled panels of its cells with data (``_sparse_panels``), and
+    any other grid gets placeholders in its empty cells (``_complete_grid``).
     """
     data = _with_common(frame.filter(pl.col("rate").is_not_null()))
     x_key = pl.col(x)
@@ -299,12 +301,12 @@ def _complete_grid(data: pl.DataFrame, row: str, column: str) -> pl.DataFrame:
     name (vega/vega#2757). A placeholder copies the first row of its facet row (its x category and player
     count, so that no scale gains a value) with nothing to draw (``_UNDRAWN`` null)."""
     cells = data.select(column).unique().join(data.select(row).unique(), how="cross")
-    missing = cells.join(data.select(column, row).unique(), on=[column, row], how="anti", nulls_equal=True)
+    missing = cells.join(data.select(column, row).unique(), on=[column, row], how="anti")
     if missing.is_empty():
         return data
     template = data.unique(subset=[row], keep="first", maintain_order=True).drop(column)
     blanks = (
-        missing.join(template, on=row, how="left", nulls_equal=True)
+        missing.join(template, on=row, how="left")
         .with_columns(pl.lit(None, dtype=data.schema[name]).alias(name) for name in _UNDRAWN if name in data.columns)
         .select(data.columns)
     )
