@@ -54,6 +54,13 @@ def layer_of(spec: dict[str, Any], kind: str) -> dict[str, Any]:
     return found[0]
 
 
+def variant_facet(spec: dict[str, Any]) -> dict[str, Any]:
+    """A chart's facet by variant: its columns, or the wrapped facet of a chart too wide for one row."""
+    facet: dict[str, Any] = spec["facet"]
+    column: dict[str, Any] = facet.get("column", facet)
+    return column
+
+
 def one_setting(name: str, **key: Any) -> pl.DataFrame:
     frame = SAMPLES[name]
     for column, value in key.items():
@@ -516,8 +523,9 @@ def test_tie_frequency_sentence() -> None:
 @pytest.mark.parametrize("name", STATISTICS)
 def test_every_statistic_is_faceted_by_variant_over_a_multi_variant_dataset(name: str) -> None:
     spec = charts.CHARTS[name](MULTI[name]).to_dict()
-    assert spec["facet"]["column"]["field"] == "variant"
-    assert spec["facet"]["column"]["sort"] == ["catalan", "french", "trut", "valencian"]
+    facet = variant_facet(spec)
+    assert facet["field"] == "variant"
+    assert facet["sort"] == ["catalan", "french", "trut", "valencian"]
     assert {(r["variant"], r["players"]) for r in chart_rows(spec)} == set(MULTI_SETTINGS)
     assert layers(spec)[0]["encoding"]["color"]["scale"]["domain"] == ["2 players", "3 players", "4 players"]
 
@@ -964,3 +972,13 @@ def test_a_mostly_empty_grid_is_drawn_as_wrapped_panels_of_the_cells_with_data()
     assert len(panels) == len(labels) < 0.6 * 4 * len({r for _, r in labels})  # the grid's empty cells left out
     drawn = {texts(cell, "title-text")[0]: set(texts(cell, "mark")) for cell in scene(spec)["cell"]}
     assert drawn == {f"{v} \u00b7 {r}": samples for (v, r), samples in labels.items()}
+
+
+def test_a_row_of_variants_too_wide_for_a_page_wraps() -> None:
+    """Four variants of 640 px panels would make one row about 2,800 px wide: two panels a row instead;
+    two variants of narrower panels stay side by side."""
+    spec = charts.strength_curve(MULTI["strength_curve"]).to_dict()
+    assert "column" not in spec["facet"] and spec["facet"]["field"] == "variant"
+    assert spec["columns"] == 1500 // (spec["spec"]["width"] + 60) == 2
+    spec = charts.mano_advantage(SAMPLES["mano_advantage"]).to_dict()
+    assert spec["facet"]["column"]["field"] == "variant" and "columns" not in spec

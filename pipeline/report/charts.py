@@ -249,6 +249,8 @@ def _rate_chart(
             else ""
         )
     )
+    # a panel's footprint: its width, its axis and gap, and what a long slanted label reaches beyond them
+    footprint = width + _PANEL_GAP + (max(0, _x_label_limit(x_labels) - 220) if slant else 0)
     if panels is not None:
         faceted = chart.facet(
             facet=alt.Facet(
@@ -257,7 +259,12 @@ def _rate_chart(
                 sort=panels,
                 header=alt.Header(labelFontSize=11, labelLimit=width + 40),
             ),
-            columns=max(1, min(len(panels), _WRAP_WIDTH // (width + 60))),
+            columns=max(1, min(len(panels), _WRAP_WIDTH // footprint)),
+        )
+    elif row is None and column and len(variants) * footprint > _WRAP_WIDTH:
+        faceted = chart.facet(  # a row of variant columns too wide for a page: wrapped
+            facet=alt.Facet(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12)),
+            columns=max(1, _WRAP_WIDTH // footprint),
         )
     else:
         faceted = chart.facet(column=columns, row=rows)
@@ -269,6 +276,7 @@ def _rate_chart(
 _PANEL = "panel"
 _PANEL_JOIN = " \u00b7 "
 _WRAP_WIDTH = 1500  # px: a wrapped chart's panels fill rows of about this width
+_PANEL_GAP = 60  # px: a panel's axis and the space between panels
 _SPARSE = 0.6
 
 
