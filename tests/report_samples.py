@@ -311,3 +311,12 @@ def multi_variant_frames(seed: int = 11) -> dict[str, pl.DataFrame]:
                        ("void_hands", void)):  # fmt: skip
         frames[name] = pl.DataFrame(rows, infer_schema_length=None)
     return frames
+
+
+def with_french_stakes(frame: pl.DataFrame, top: int = 11) -> pl.DataFrame:
+    """A frame by stake (raise rates, fold rates, bluffs) in which French Truc reaches every stake from 1 to
+    ``top`` with the numbers of its own rows, as its raises of any size do, and the other variants keep
+    theirs: a grid of stakes by variants mostly empty."""
+    french = frame.filter(pl.col("variant") == "french")
+    stakes = [french.with_columns(stake=pl.lit(stake, pl.Int64)) for stake in range(1, top + 1)]
+    return pl.concat([frame.filter(pl.col("variant") != "french"), *stakes], how="vertical_relaxed")

@@ -24,7 +24,7 @@ from pipeline import store
 from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS
 from pipeline.report.page import ReportResult, build_report, render_page
 from pipeline.variants import VARIANTS
-from tests.report_samples import multi_variant_frames, sample_frames
+from tests.report_samples import multi_variant_frames, sample_frames, with_french_stakes
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -52,10 +52,12 @@ def sample_report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
 
 @pytest.fixture(scope="module")
 def multi_report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
-    """A report over catalan, french, trut (3 and 4 players) and valencian, from hand-made frames."""
-    return render_page(
-        multi_variant_frames(), {"data/multi": {"games": 900}}, tmp_path_factory.mktemp("reports") / "multi"
-    )
+    """A report over catalan, french, trut (3 and 4 players) and valencian, from hand-made frames; French
+    Truc raises to every stake up to 11, so the raise-rates chart is drawn as panels, and a row of four
+    variants too wide for the page wraps (strength curve, stake distribution)."""
+    frames = multi_variant_frames()
+    frames["raise_rates"] = with_french_stakes(frames["raise_rates"])
+    return render_page(frames, {"data/multi": {"games": 900}}, tmp_path_factory.mktemp("reports") / "multi")
 
 
 @pytest.fixture(scope="module")
@@ -181,6 +183,23 @@ def test_multi_variant_report_opens_with_the_comparison(multi_report: ReportResu
         page.index('<section id="stat-envit">'),
     ]
     assert order == sorted(order)
+
+
+def test_multi_variant_charts_wrap_what_one_row_or_a_grid_cannot_hold(multi_report: ReportResult) -> None:
+    page = multi_report.html.read_text("utf-8")
+
+    def spec(name: str) -> dict[str, Any]:
+        match = re.search(rf'<script type="application/json" id="spec-{name}">(.*?)</script>', page, re.S)
+        assert match, name
+        result: dict[str, Any] = json.loads(match.group(1))
+        return result
+
+    panels = spec("raise_rates")  # French Truc's stakes 1 to 11: a grid mostly empty
+    assert panels["facet"]["field"] == "panel" and panels["columns"] > 1
+    assert "french \u00b7 Own move, stake 11" in panels["facet"]["sort"]
+    wrapped = spec("strength_curve")  # four variants of wide panels
+    assert wrapped["facet"]["field"] == "variant" and wrapped["columns"] < 4
+    assert spec("mano_advantage")["facet"]["column"]["field"] == "variant"  # four narrow panels fit a row
 
 
 def test_multi_variant_findings_speak_each_variants_units(multi_report: ReportResult) -> None:

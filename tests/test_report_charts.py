@@ -24,7 +24,7 @@ from pipeline.report.frames import (
     unit_word,
     units_of,
 )
-from tests.report_samples import MULTI_SETTINGS, multi_variant_frames, sample_frames, wilson
+from tests.report_samples import MULTI_SETTINGS, multi_variant_frames, sample_frames, wilson, with_french_stakes
 
 SAMPLES = sample_frames()
 MULTI = multi_variant_frames()
@@ -957,11 +957,7 @@ def test_a_mostly_empty_grid_is_drawn_as_wrapped_panels_of_the_cells_with_data()
     """French Truc's raises of any size give it stakes no other variant reaches: rather than a grid of
     mostly empty cells, one panel per (variant, stake) with data, each titled with both, in rows of
     panels."""
-    frame = MULTI["raise_rates"]
-    french = frame.filter(pl.col("variant") == "french")
-    many = pl.concat([french.with_columns(stake=pl.lit(stake, pl.Int64)) for stake in range(1, 12)])
-    frame = pl.concat([frame.filter(pl.col("variant") != "french"), many], how="vertical_relaxed")
-    spec = charts.raise_rates(frame).to_dict()
+    spec = charts.raise_rates(with_french_stakes(MULTI["raise_rates"])).to_dict()
     assert spec["facet"]["field"] == "panel" and 1 < spec["columns"] < len(spec["facet"]["sort"])
     labels = labels_by_cell(spec, "situation")
     panels = spec["facet"]["sort"]
