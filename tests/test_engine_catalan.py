@@ -70,6 +70,24 @@ def test_nocut_lets_the_dealer_deal_one_card_each_and_the_hand_is_one_trick() ->
     assert record.tricks == (0,) and record.winner_team == 0 and record.points == (1, 0)
 
 
+def test_the_cut_the_deal_choice_and_the_hold_name_who_decides_and_what() -> None:
+    # seed 000 "Le jeu" (the cut, one card or three) and "Le pari" (the team at 11 holds or passes)
+    game = new_game(2, dealer=0)
+    with pytest.raises(RuleError, match=r"seat 1 must act now \(cut or nocut\), not seat 0 \[turn\]"):
+        act(game, "0 cut")
+    with pytest.raises(RuleError, match=r"'play' is not allowed now: expected cut or nocut \[phase\]"):
+        act(game, "1 play 4o")
+    act(game, "1 nocut")
+    with pytest.raises(RuleError, match=r"seat 0 must act now \(the dealer's choice of one card or three\)"):
+        act(game, "1 deal 1")
+    eleven = new_game(2, dealer=1, scores=(11, 7))
+    deal(eleven, "3o 2o 4o", "12c 11c 10c")
+    with pytest.raises(RuleError, match=r"seat 0 must act now \(hold or pass from the team at 11\)"):
+        act(eleven, "1 play 12c")
+    with pytest.raises(RuleError, match=r"'truc' is not allowed now: expected hold or pass.*\[phase\]"):
+        act(eleven, "0 truc")
+
+
 def test_tied_single_trick_goes_to_the_eldest_non_dealing_team() -> None:
     game = new_game(4, dealer=1)
     act(game, "0 nocut", "1 deal 1")
@@ -78,6 +96,21 @@ def test_tied_single_trick_goes_to_the_eldest_non_dealing_team() -> None:
     record = game.last_hand
     assert record is not None and record.tricks == (TIE,)
     assert record.winner_team == game.team_of[2] == 0 and record.tie_rule == "all_tied_eldest"
+
+
+def test_the_deal_comes_once_per_hand_with_a_hand_per_seat_and_the_next_hand_after_the_last() -> None:
+    game = new_game(2, dealer=1, scores=(11, 7))  # no cut at 11: the deal is next
+    with pytest.raises(RuleError, match=r"the deal lists 3 seats, the game has 2 \[deal-seats\]"):
+        game.apply_deal([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    with pytest.raises(RuleError, match=r"the current hand is not over \[hand-not-over\]"):
+        game.next_hand()
+    deal(game, "3o 2o 4o", "12c 11c 10c")
+    with pytest.raises(RuleError, match=r"cards are dealt only at the start of a hand \[not-dealing\]"):
+        deal(game, "5o 6o 7o", "5c 6c 7c")
+    with pytest.raises(RuleError, match=r"\[not-dealing\]"):
+        game.deal()
+    with pytest.raises(RuleError, match=r"seat 2 does not exist in a 2-player game \[seat\]"):
+        game.apply(Action(2, "hold"))
 
 
 def test_no_one_card_deal_when_a_team_has_11() -> None:

@@ -139,6 +139,27 @@ def test_simulate_writes_matches_with_rubber_on_and_single_games_with_rubber_off
 # --- the redeal: seed 002 "Règles du Truc à deux joueurs"; seed 000 "Le Truc en France" ---------------
 
 
+def test_a_request_for_new_cards_is_answered_before_anything_else() -> None:
+    # seed 002: the eldest asks, the opponent accepts or refuses
+    game = new_game(2)
+    game.deal()
+    with pytest.raises(RuleError, match=r"'refuse' answers a request for new cards, and none is pending"):
+        act(game, "1 refuse")
+    act(game, "0 redeal")
+    with pytest.raises(RuleError, match=r"'raise' is not an answer to a redeal: accept or refuse \[redeal-answer\]"):
+        game.apply(Action(1, "raise", 2))
+    with pytest.raises(RuleError, match=r"seat 1 must answer the request for new cards, not seat 0 \[turn\]"):
+        act(game, "0 accept")
+
+
+def test_a_pending_raise_is_answered_by_its_answerer_before_any_other_raise() -> None:
+    game = new_game(4, dealer=1)  # eldest 2; seat 3 answers for the other team
+    game.deal()
+    act(game, "2 raise 2")
+    with pytest.raises(RuleError, match=r"a raise is pending: seat 3 must answer first \[answer-first\]"):
+        act(game, "1 raise 3")
+
+
 def test_the_eldest_may_ask_for_new_cards_and_the_stock_deals_them_without_reshuffling() -> None:
     # seed 002: "si l'adversaire accepte, les cartes en main sont jetées sur le tapis, sans être vues des
     # joueurs, et avec le talon du jeu, le donneur distribue trois autres cartes"

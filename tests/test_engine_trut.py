@@ -346,6 +346,19 @@ def test_au_fortial_the_first_player_decides_before_the_others_look() -> None:
     assert hand.tricks == () and game.petits == [2, 2] and not game.over
 
 
+def test_au_fortial_the_deciding_seat_truts_or_passes_and_nothing_else() -> None:
+    game = new_trut(2, dealer=1, scores=(6, 4), petits=(2, 0))  # seat 0's side au fortial decides
+    deal(game, "9h 9d 9c", "7c 7d Ac")
+    with pytest.raises(RuleError, match=r"'play': the side au fortial truts or passes \[fortial\]"):
+        act(game, "0 play 9h")  # no card before the call is made
+    with pytest.raises(RuleError, match=r"'trut brelan' is not played.*\[announcement\]"):
+        act(game, "0 trut brelan")  # three 9s, but brelan is off
+    brelan = new_trut(2, dealer=1, scores=(6, 4), petits=(2, 0), brelan="on")
+    deal(brelan, "9h 9d 9c", "7c 7d Ac")
+    (event,) = act(brelan, "0 trut brelan")  # announced at the fortial call, before play
+    assert event.arg == "brelan" and event.trick_no == 0 and brelan.answerers == [1]
+
+
 def test_au_fortial_a_trut_must_be_seen_folding_loses_the_game() -> None:
     game = new_trut(2, dealer=1, scores=(6, 4), petits=(2, 0))
     deal(game, "9h 9d 10h", "7c 7d Ac")

@@ -295,6 +295,21 @@ def test_envit_value_is_at_most_33() -> None:
     assert envit_value(deck, [deck.parse(c) for c in ("2o", "3o", "4c")]) == 25
 
 
+def test_an_answer_needs_a_pending_call_and_a_covered_card_or_an_envit_waits_for_ones_turn() -> None:
+    # seed 004: raises and the envit are said on one's turn (Decision: no call out of turn)
+    game = new_game()
+    deal(game, "4c 1b 7e", "7o 6o 3c")  # seat 0 plays first
+    with pytest.raises(RuleError, match=r"'accept' but no truc or envit is pending \[nothing-to-answer\]"):
+        act(game, "1 accept")
+    with pytest.raises(RuleError, match=r"seat 1 may envit only on its turn to play \(seat 0\) \[envit-on-turn\]"):
+        act(game, "1 envit")
+    act(game, "0 play 4c", "1 play 7o")  # seat 1 takes trick 1 and leads trick 2
+    with pytest.raises(RuleError, match=r"it is seat 1's turn to play, not seat 0's \[turn\]"):
+        act(game, "0 cover 1b")
+    act(game, "1 cover 3c")  # the leader of trick 2 may cover
+    assert game.actor() == 0
+
+
 def test_envit_only_before_ones_first_card_and_answered_after_the_answerer_played() -> None:
     game = new_game()
     deal(game, "1e 1b 7e", "7o 6o 3c")
