@@ -779,6 +779,23 @@ def test_unreadable_parquet_is_a_dataset_error(tmp_path: Path) -> None:
         stats.compute("mano_advantage", data)
 
 
+def test_a_broken_later_part_is_a_dataset_error_naming_the_folder(tmp_path: Path) -> None:
+    """The folder check reads the first part of each table; a later part that is broken is found by DuckDB
+    while the statistic runs, and still gives a one-line error naming the dataset."""
+    data = mano_dataset(tmp_path / "data")
+    (data / "hands" / "part-00001.parquet").write_bytes(b"not parquet either")
+    with pytest.raises(store.DatasetError, match=rf"^cannot read dataset {data}: ") as caught:
+        stats.compute("mano_advantage", data)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_broken_manifest_is_a_dataset_error(tmp_path: Path) -> None:
+    data = mano_dataset(tmp_path / "data")
+    (data / "manifest.json").write_text('{"variant": "catalan"', "utf-8")
+    with pytest.raises(store.DatasetError, match=r"manifest.json is not valid JSON"):
+        stats.compute("mano_advantage", data)
+
+
 # --- several dataset folders ----------------------------------------------------------------------------
 
 
