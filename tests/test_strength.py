@@ -11,7 +11,14 @@ import pytest
 
 from pipeline.cards import SPANISH_40, VALENCIAN_22
 from pipeline.engine.card_sets import three_card_rank
-from pipeline.strength import follow_card, hand_strength, heads_up_win, lead_card, strength_table
+from pipeline.strength import (
+    compute_strength_table,
+    follow_card,
+    hand_strength,
+    heads_up_win,
+    lead_card,
+    strength_table,
+)
 from pipeline.variants import CATALAN, TRUT, VALENCIAN
 
 
@@ -112,7 +119,7 @@ def _by_card(variant, hand: list[int], opponents: int) -> float:
 )
 def test_single_card_strength_against_several_opponents_is_exact(variant, card, opponents) -> None:
     hand = [variant.deck.parse(card)]
-    strength = strength_table(variant, 1, opponents).lookup(variant.power, hand)[0]
+    strength = compute_strength_table(variant, 1, opponents).lookup(variant.power, hand)[0]  # not the disk cache
     assert strength == pytest.approx(_by_card(variant, hand, opponents), rel=1e-12)
 
 
@@ -130,7 +137,7 @@ def test_three_card_strength_against_two_opponents_is_exact() -> None:
             total += 4
             if a:
                 won += a * key(second)
-    strength = strength_table(VALENCIAN, 3, 2).lookup(p, hand)[0]
+    strength = compute_strength_table(VALENCIAN, 3, 2).lookup(p, hand)[0]  # computed, not from the disk cache
     assert strength == pytest.approx(won / total, rel=1e-12)
     assert strength < strength_table(VALENCIAN, 3, 1).lookup(p, hand)[0]
 
