@@ -800,7 +800,7 @@ TRUT_ROWS = {
     "tenir": "À tenir hands",
     "sec": "Trut d'office redealt sec",
     "hold": "Holds ('à tenir')",
-    "sing": "Sings (la chanson)",
+    "sing": "Sings (la chanson, chanter)",
     "chanson_cards": "Cards asked in la chanson",
 }
 TIMINGS = {
