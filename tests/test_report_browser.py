@@ -22,7 +22,7 @@ import pytest
 
 from pipeline import store
 from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS
-from pipeline.report.page import ReportResult, build_report, render_page
+from pipeline.report.page import FINDINGS_SHOWN, ReportResult, build_report, render_page
 from pipeline.variants import VARIANTS
 from tests.report_samples import multi_variant_frames, sample_frames, with_french_stakes
 
@@ -200,6 +200,20 @@ def test_multi_variant_charts_wrap_what_one_row_or_a_grid_cannot_hold(multi_repo
     wrapped = spec("strength_curve")  # four variants of wide panels
     assert wrapped["facet"]["field"] == "variant" and wrapped["columns"] < 4
     assert spec("mano_advantage")["facet"]["column"]["field"] == "variant"  # four narrow panels fit a row
+
+
+def test_findings_lead_with_the_comparison_and_fold_long_lists(multi_report: ReportResult) -> None:
+    page = multi_report.html.read_text("utf-8")
+    findings = page.split('<section id="summary">', 1)[1].split("</section>", 1)[0]
+    blocks = dict(re.findall(r'<h3><a href="#stat-([a-z_]+)">.*?</a></h3>(.*?)(?=<h3>|$)', findings, re.S))
+    first = re.search(r"<li>(.*?)</li>", blocks["variant_comparison"])
+    assert first and first.group(1).startswith("Across variants, ")
+    raises = blocks["raise_rates"]  # French Truc at every stake up to 11: more findings than are shown
+    shown, folded = raises.split("<details>", 1)
+    assert shown.count("<li>") == FINDINGS_SHOWN
+    more = re.match(r"<summary>(\d+) more</summary>", folded)
+    assert more and int(more.group(1)) == folded.count("<li>") > 0
+    assert "<details>" not in blocks["mano_advantage"]  # a short list is shown whole
 
 
 def test_multi_variant_findings_speak_each_variants_units(multi_report: ReportResult) -> None:

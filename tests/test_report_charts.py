@@ -679,18 +679,18 @@ def test_variant_comparison_sentences() -> None:
         ],
         infer_schema_length=None,
     )  # fmt: skip
-    assert summary.variant_comparison(frame) == [
+    assert summary.variant_comparison(frame) == [  # the comparison first, then each setting
+        "Across variants, the eldest's edge over an even share is largest in 3-player trut "
+        "(+6.7 percentage points, n = 380) and smallest in 4-player catalan (+5.0 percentage points, "
+        "n = 1,200).",
+        "Across variants, the share of tied tricks is largest in 3-player trut (10%, n = 900) and smallest in "
+        "4-player catalan (5.0%, n = 2,500).",
         "In 4-player catalan (1,200 hands, 12.0 hands a game over 100 complete games): the side that took "
         "trick 1 outright won 80% (800/1,000) of those hands, 10% (40/400) of raises were bluffs, 50% (20/40) "
         "of them folded to, answers to a raise folded 30% (90/300), the eldest won 55% (660/1,200) of decided "
         "hands (+5.0 percentage points over an even 1/2) and 5.0% (125/2,500) of tricks were tied.",
         "In 3-player trut (400 hands, 8.0 hands a game over 50 complete games): the eldest won 40% (152/380) "
         "of decided hands (+6.7 percentage points over an even 1/3) and 10% (90/900) of tricks were tied.",
-        "Across variants, the eldest's edge over an even share is largest in 3-player trut "
-        "(+6.7 percentage points, n = 380) and smallest in 4-player catalan (+5.0 percentage points, "
-        "n = 1,200).",
-        "Across variants, the share of tied tricks is largest in 3-player trut (10%, n = 900) and smallest in "
-        "4-player catalan (5.0%, n = 2,500).",
     ]
 
 

@@ -408,16 +408,29 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
     return "\n".join(parts)
 
 
+FINDINGS_SHOWN = 10
+"""A statistic's findings shown at once; more (one per setting and stake over many variants) are folded."""
+
+
 def _findings(findings: Mapping[str, list[str]]) -> str:
     items = []
     for name, sentences in findings.items():
         if not sentences:
             continue
         title = TITLES.get(name, name)
+        shown, folded = sentences[:FINDINGS_SHOWN], sentences[FINDINGS_SHOWN:]
+        more = (
+            f"<details><summary>{len(folded)} more</summary><ul>"
+            + "".join(f"<li>{_esc(s)}</li>" for s in folded)
+            + "</ul></details>"
+            if folded
+            else ""
+        )
         items.append(
             f'<h3><a href="#stat-{_esc(name)}">{_esc(title)}</a></h3><ul>'
-            + "".join(f"<li>{_esc(s)}</li>" for s in sentences)
+            + "".join(f"<li>{_esc(s)}</li>" for s in shown)
             + "</ul>"
+            + more
         )
     if not items:
         return "<p>No findings: the datasets hold no hands these statistics can measure.</p>"

@@ -367,6 +367,7 @@ def variant_comparison(frame: pl.DataFrame, units: Units = None) -> list[str]:
         where = f"In {setting_phrase(variant, players)} ({fmt_int(row['hands'])} hands{length})"
         out.append(f"{where}: {_join(parts)}.")
     rows = df.to_dicts()
+    across: list[str] = []
     for column, rate, total, name in _COMPARED:
         known = [r for r in rows if not is_missing(r[column]) and _has_rate(r, rate, total)]
         if len(known) < 2:
@@ -377,8 +378,8 @@ def variant_comparison(frame: pl.DataFrame, units: Units = None) -> list[str]:
             continue
 
         largest, smallest = _ranked(top, column, total), _ranked(bottom, column, total)
-        out.append(f"Across variants, {name} is largest in {largest} and smallest in {smallest}.")
-    return out
+        across.append(f"Across variants, {name} is largest in {largest} and smallest in {smallest}.")
+    return across + out  # the comparison first: the headline of a report over several variants
 
 
 def envit(frame: pl.DataFrame, units: Units = None) -> list[str]:
