@@ -330,8 +330,8 @@ def _ranked(row: Row, column: str, total: str) -> str:
 
 
 def variant_comparison(frame: pl.DataFrame, units: Units = None) -> list[str]:
-    """One sentence per variant and player count with its headline rates, then, over several settings,
-    where each figure is highest and lowest."""
+    """Over several settings, where each figure is highest and lowest; then one sentence per variant and
+    player count with its headline rates."""
     df = conform("variant_comparison", frame)
     out: list[str] = []
     for (variant, players), rows in _groups(df):
