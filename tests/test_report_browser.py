@@ -199,7 +199,7 @@ def test_multi_variant_charts_wrap_what_one_row_or_a_grid_cannot_hold(multi_repo
     assert "french \u00b7 Own move, stake 11" in panels["facet"]["sort"]
     wrapped = spec("strength_curve")  # four variants of wide panels
     assert wrapped["facet"]["field"] == "variant" and wrapped["columns"] < 4
-    assert spec("mano_advantage")["facet"]["column"]["field"] == "variant"  # four narrow panels fit a row
+    assert spec("void_hands")["facet"]["column"]["field"] == "variant"  # narrow panels fit one row
 
 
 def test_findings_lead_with_the_comparison_and_fold_long_lists(multi_report: ReportResult) -> None:

@@ -159,8 +159,12 @@ def _rate_chart(
 
     x_field = f"{x}:{'N' if x_type == 'nominal' else 'O'}"
     x_labels = data.get_column(x).unique().to_list()
-    longest = max((len(str(label)) for label in x_labels), default=0)
-    slant = independent_x or longest * _CHAR_PX + 6 > width / max(1, len(x_values))  # side by side, they overlap
+    panels = _sparse_panels(data, row, column, variants, row_sort) if row is not None and column else None
+    slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
+    wrap_variants = row is None and column is not None and len(variants) * footprint > _WRAP_WIDTH
+    if rotate and (panels is not None or wrap_variants) and width > _WRAP_WIDTH // 2 - _PANEL_GAP:
+        width = _WRAP_WIDTH // 2 - _PANEL_GAP  # upright count labels: narrower bars, two panels a row
+        slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
     x_enc = alt.X(
         x_field,
         title=x_title,
@@ -216,13 +220,10 @@ def _rate_chart(
             .encode(y=alt.datum(value))
         )
 
-    panels: list[str] | None = None
-    if row is not None and column is not None:
-        panels = _sparse_panels(data, row, column, variants, row_sort)
-        if panels is None:
-            data = _complete_grid(data, row, column)
-        else:
-            data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
+    if panels is not None and row is not None and column is not None:
+        data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
+    elif row is not None and column is not None:
+        data = _complete_grid(data, row, column)
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
     columns = (
         alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
@@ -249,8 +250,6 @@ def _rate_chart(
             else ""
         )
     )
-    # a panel's footprint: its width, its axis and gap, and what a long slanted label reaches beyond them
-    footprint = width + _PANEL_GAP + (max(0, _x_label_limit(x_labels) - 220) if slant else 0)
     if panels is not None:
         faceted = chart.facet(
             facet=alt.Facet(
@@ -261,7 +260,7 @@ def _rate_chart(
             ),
             columns=max(1, min(len(panels), _WRAP_WIDTH // footprint)),
         )
-    elif row is None and column and len(variants) * footprint > _WRAP_WIDTH:
+    elif wrap_variants:
         faceted = chart.facet(  # a row of variant columns too wide for a page: wrapped
             facet=alt.Facet(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12)),
             columns=max(1, _WRAP_WIDTH // footprint),
@@ -275,8 +274,19 @@ def _rate_chart(
 
 _PANEL = "panel"
 _PANEL_JOIN = " \u00b7 "
-_WRAP_WIDTH = 1500  # px: a wrapped chart's panels fill rows of about this width
+_WRAP_WIDTH = 1100  # px: a wrapped chart's panels fill rows this wide, which fit the page with the legend
 _PANEL_GAP = 60  # px: a panel's axis and the space between panels
+
+
+def _x_layout(labels: Sequence[object], categories: int, width: int, independent_x: bool) -> tuple[bool, int]:
+    """Whether the x labels slant (always with their own x per facet; else when, side by side, they would
+    be wider than their share of the panel), and the panel's footprint in a row of panels: its width, its
+    axis and gap, and what a long slanted label reaches beyond them."""
+    longest = max((len(str(label)) for label in labels), default=0)
+    slant = independent_x or longest * _CHAR_PX + 6 > width / max(1, categories)
+    return slant, width + _PANEL_GAP + (max(0, _x_label_limit(labels) - 220) if slant else 0)
+
+
 _SPARSE = 0.6
 
 
