@@ -38,6 +38,14 @@ CHROMIUM_FLAGS = [
 HOSTILE = "<script>alert('manifest')</script> & \"quotes\""
 
 
+def page_spec(page: str, name: str) -> dict[str, Any]:
+    """The Vega-Lite spec of chart ``name`` as the page inlines it."""
+    match = re.search(rf'<script type="application/json" id="spec-{name}">(.*?)</script>', page, re.S)
+    assert match, name
+    spec: dict[str, Any] = json.loads(match.group(1))
+    return spec
+
+
 @pytest.fixture(scope="module")
 def sample_report(tmp_path_factory: pytest.TempPathFactory) -> ReportResult:
     """Two variants, two player counts, an n = 0 group, and a statistic with nothing to draw."""
@@ -100,9 +108,7 @@ def test_every_drawn_chart_has_a_container_and_its_spec(sample_report: ReportRes
     containers = re.findall(r'data-chart="([a-z_]+)"', page)
     assert containers == list(sample_report.png)
     for name in containers:
-        match = re.search(rf'<script type="application/json" id="spec-{name}">(.*?)</script>', page, re.S)
-        assert match, name
-        spec = json.loads(match.group(1))
+        spec = page_spec(page, name)
         assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
         assert spec["data"]["values"]
 
@@ -187,19 +193,12 @@ def test_multi_variant_report_opens_with_the_comparison(multi_report: ReportResu
 
 def test_multi_variant_charts_wrap_what_one_row_or_a_grid_cannot_hold(multi_report: ReportResult) -> None:
     page = multi_report.html.read_text("utf-8")
-
-    def spec(name: str) -> dict[str, Any]:
-        match = re.search(rf'<script type="application/json" id="spec-{name}">(.*?)</script>', page, re.S)
-        assert match, name
-        result: dict[str, Any] = json.loads(match.group(1))
-        return result
-
-    panels = spec("raise_rates")  # French Truc's stakes 1 to 11: a grid mostly empty
+    panels = page_spec(page, "raise_rates")  # French Truc's stakes 1 to 11: a grid mostly empty
     assert panels["facet"]["field"] == "panel" and panels["columns"] > 1
     assert "french \u00b7 Own move, stake 11" in panels["facet"]["sort"]
-    wrapped = spec("strength_curve")  # four variants of wide panels
+    wrapped = page_spec(page, "strength_curve")  # four variants of wide panels
     assert wrapped["facet"]["field"] == "variant" and wrapped["columns"] < 4
-    assert spec("void_hands")["facet"]["column"]["field"] == "variant"  # narrow panels fit one row
+    assert page_spec(page, "void_hands")["facet"]["column"]["field"] == "variant"  # narrow panels fit one row
 
 
 def test_findings_lead_with_the_comparison_and_fold_long_lists(multi_report: ReportResult) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+import vl_convert
 
 from pipeline.report import charts, summary
 from pipeline.report.frames import (
@@ -897,8 +898,6 @@ def test_players_chart_leaves_room_for_a_bot_s_whole_name() -> None:
 
 def scene(spec: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """The named groups of a chart as Vega itself lays it out (``vl_convert``'s scenegraph)."""
-    import vl_convert
-
     root = vl_convert.vegalite_to_scenegraph(spec)["scenegraph"]["items"][0]
     return {group["name"]: group["items"] for group in root["items"] if group.get("name")}
 
