@@ -220,10 +220,11 @@ def _rate_chart(
             .encode(y=alt.datum(value))
         )
 
-    if panels is not None and row is not None and column is not None:
-        data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
-    elif row is not None and column is not None:
-        data = _complete_grid(data, row, column)
+    if row is not None and column is not None:  # panels name their cell; a grid fills its empty cells
+        if panels is not None:
+            data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
+        else:
+            data = _complete_grid(data, row, column)
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
     columns = (
         alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
