@@ -224,7 +224,7 @@ def _rate_chart(
         if panels is not None:
             data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
         else:
-            data = _complete_grid(data, row, column)
+            data = _complete_grid(data, row, column, x if independent_x else None)
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
     columns = (
         alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
@@ -311,14 +311,16 @@ _UNDRAWN = ("rate", "ci_low", "ci_high", "count", "total", "sample", "interval")
 """What a placeholder leaves null: every mark of ``_rate_chart`` needs one of them, so none is drawn."""
 
 
-def _complete_grid(data: pl.DataFrame, row: str, column: str) -> pl.DataFrame:
+def _complete_grid(data: pl.DataFrame, row: str, column: str, own_x: str | None = None) -> pl.DataFrame:
     """``data`` with a placeholder for every (column, row) cell of the facet grid that has no data.
 
     Vega lays out the cells of a facet with rows and columns sorted by lists as if every cell existed:
     a missing cell (a stake one variant never reaches, a measure of one variant only) shifted every later
     cell under another variant's or row's header, so that one variant's bars were drawn under another's
     name (vega/vega#2757). A placeholder copies the first row of its facet row (its x category and player
-    count, so that no scale gains a value) with nothing to draw (``_UNDRAWN`` null)."""
+    count, so that no scale gains a value) with nothing to draw (``_UNDRAWN`` null). Where every cell has
+    its own x scale, a placeholder's x (``own_x``, a text) is blank instead: its cell would show the
+    copied category as its only axis label."""
     cells = data.select(column).unique().join(data.select(row).unique(), how="cross")
     missing = cells.join(data.select(column, row).unique(), on=[column, row], how="anti")
     if missing.is_empty():
@@ -327,6 +329,7 @@ def _complete_grid(data: pl.DataFrame, row: str, column: str) -> pl.DataFrame:
     blanks = (
         missing.join(template, on=row, how="left")
         .with_columns(pl.lit(None, dtype=data.schema[name]).alias(name) for name in _UNDRAWN if name in data.columns)
+        .with_columns([pl.lit("").alias(own_x)] if own_x is not None and data.schema[own_x] == pl.String else [])
         .select(data.columns)
     )
     return pl.concat([data, blanks])
