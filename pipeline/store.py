@@ -229,8 +229,11 @@ def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
         raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
     if out.exists() and not out.is_dir():
         raise DatasetError(f"{out} exists and is not a folder")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except OSError as exc:
+        raise cannot_write(out, exc) from exc
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the result is an ordinary folder
@@ -246,6 +249,14 @@ def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
         shutil.rmtree(trash, ignore_errors=True)
     else:
         os.replace(tmp, out)
+
+
+def cannot_write(out: Path, exc: OSError) -> DatasetError:
+    """The error for an output that cannot be created where asked (a parent that is a file, a read-only
+    or missing mount): it names the output, not the temporary file written first."""
+    blocking = next((p for p in reversed(Path(out).parents) if p.exists() and not p.is_dir()), None)
+    reason = f"{blocking} is a file, not a folder" if blocking is not None else exc.strerror or str(exc)
+    return DatasetError(f"cannot write {out}: {reason}")
 
 
 def write_manifest(root: Path, manifest: dict[str, Any]) -> None:

@@ -77,3 +77,23 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(tmp_path: Path, args: list[st
 def test_bad_numbers_are_usage_errors(tmp_path: Path) -> None:
     result = run("simulate", "--games", "many", "--out", str(tmp_path / "d"))
     assert result.exit_code == 2 and "Invalid value for '--games'" in result.output
+
+
+@pytest.mark.parametrize("command", ["simulate", "import", "export", "report"])
+def test_an_output_under_a_file_is_one_line_naming_the_file(command: str, tmp_path: Path, sim_dataset_2p: Path) -> None:
+    """An output that cannot be created names the output and why, not the temporary file written first."""
+    (tmp_path / "notes").write_text("a file, not a folder\n")
+    out = tmp_path / "notes" / "out"
+    valid = sorted((Path(__file__).parent / "data" / "valid").glob("*.truc"))[0]
+    args = {
+        "simulate": ["simulate", "--games", "2", "--players", "2", "--quiet"],
+        "import": ["import", str(valid)],
+        "export": ["export", "--data", str(sim_dataset_2p)],
+        "report": ["report", "--data", str(sim_dataset_2p)],
+    }[command]
+    result = run(*args, "--out", str(out))
+    assert result.exit_code == 1
+    last = result.output.strip().splitlines()[-1]
+    assert last == f"error: cannot write {out}: {tmp_path / 'notes'} is a file, not a folder"
+    assert "Traceback" not in result.output and ".tmp" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]

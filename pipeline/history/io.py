@@ -46,6 +46,7 @@ from pipeline.store import (
     DatasetError,
     TableBatch,
     atomic_dataset,
+    cannot_write,
     check_dataset,
     new_batches,
     read_table,
@@ -339,11 +340,15 @@ def export_dataset(data: Path, out: Path) -> int:
     games = pl.from_arrow(read_table(data, "games"))
     assert isinstance(games, pl.DataFrame)
     games = games.sort("game_id")
-    out.parent.mkdir(parents=True, exist_ok=True)
     temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        stream = temp.open("x", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise cannot_write(out, exc) from exc
     written = 0
     try:
-        with temp.open("x", encoding="utf-8", newline="\n") as stream:
+        with stream:
             for start in range(0, games.height, CHUNK_GAMES):
                 for text in _game_texts(data, games.slice(start, CHUNK_GAMES)):
                     if written:
