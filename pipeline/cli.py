@@ -169,8 +169,9 @@ def simulate(
         seats[int(seat)] = seat_spec.strip()
     command = shlex.join(["truc", *sys.argv[1:]])
     spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command)
-    with _progress(quiet, games, "simulating") as update:
-        result = run(spec, out, overwrite=overwrite, progress=update)
+    with _progress(quiet, "simulating") as update:
+        played = None if update is None else functools.partial(_games_done, update, games)
+        result = run(spec, out, overwrite=overwrite, progress=played)
     rows = ", ".join(f"{k} {v:,}" for k, v in result.rows.items())
     rate = result.hands / result.seconds if result.seconds else 0.0
     typer.echo(
@@ -188,11 +189,13 @@ def import_(
     skip_invalid: Annotated[
         bool, typer.Option(help="Import the valid games and report each invalid one, instead of stopping.")
     ] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
     """Read hand histories in the .truc text format, replay them, and write a Parquet dataset."""
     from pipeline.history.io import import_files
 
-    result = import_files(files, out, overwrite=overwrite, skip_invalid=skip_invalid)
+    with _progress(quiet, "importing") as update:
+        result = import_files(files, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
     for problem in result.invalid:
         typer.echo(f"skipped: {problem}", err=True)
     typer.echo(f"imported {result.games:,} games, {result.hands:,} hands to {out}")
@@ -203,11 +206,13 @@ def import_(
 def export(
     data: Annotated[Path, typer.Option(help="Dataset folder to read.")],
     out: Annotated[Path, typer.Option(help="The .truc file to write (canonical text).")],
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
     """Write a dataset's games as canonical .truc text."""
     from pipeline.history.io import export_dataset
 
-    count = export_dataset(data, out)
+    with _progress(quiet, "exporting") as update:
+        count = export_dataset(data, out, progress=update)
     typer.echo(f"exported {count:,} games to {out}")
 
 
@@ -249,40 +254,48 @@ def report(
     typer.echo(f"report written to {result.html}")
 
 
+def _games_done(update: Callable[[int, int, int, int], None], total: int, games: int, hands: int) -> None:
+    """The bar's update from the simulator's ``progress(games, hands)``: games played out of ``total``."""
+    update(games, total, games, hands)
+
+
 class _progress:
-    """A rich progress bar for games, with hands per second and time left; silent when ``quiet``.
+    """A rich progress bar with the games and hands done, hands per second and time left; silent when
+    ``quiet``. The update takes (done, total, games, hands): ``done`` out of ``total`` in the work's own
+    unit (games played or written, bytes read).
 
-    The bar appears with the first finished chunk, so that an error found before any game is played
-    prints alone."""
+    The bar appears with the first update (a finished chunk), so that an error found before any game is
+    done prints alone."""
 
-    def __init__(self, quiet: bool, total: int, label: str) -> None:
-        self.quiet, self.total, self.label = quiet, total, label
+    def __init__(self, quiet: bool, label: str) -> None:
+        self.quiet, self.label = quiet, label
         self.bar: Any = None
 
-    def __enter__(self) -> Callable[[int, int], None] | None:
+    def __enter__(self) -> Callable[[int, int, int, int], None] | None:
         if self.quiet:
             return None
         import time
 
         started = time.perf_counter()
 
-        def update(games: int, hands: int) -> None:
+        def update(done: int, total: int, games: int, hands: int) -> None:
             if self.bar is None:
-                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+                from rich.console import Console
+                from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
                 self.bar = Progress(
                     TextColumn("{task.description}"),
                     BarColumn(),
-                    MofNCompleteColumn(),
-                    TextColumn("games"),
-                    TextColumn("{task.fields[rate]:>10} hands/s"),
+                    TaskProgressColumn(),
+                    TextColumn("{task.fields[games]:>9} games {task.fields[rate]:>10} hands/s"),
                     TimeRemainingColumn(),
+                    console=Console(stderr=True),  # the command's result alone on stdout
                 )
                 self.bar.start()
-                self.task = self.bar.add_task(self.label, total=self.total, rate="-")
+                self.task = self.bar.add_task(self.label, total=total, games="-", rate="-")
             elapsed = time.perf_counter() - started
             rate = f"{hands / elapsed:,.0f}" if elapsed > 0 else "-"
-            self.bar.update(self.task, completed=games, rate=rate)
+            self.bar.update(self.task, completed=done, total=total, games=f"{games:,}", rate=rate)
 
         return update
 

@@ -46,6 +46,7 @@ from pipeline.history import (
     read_text,
     record_text,
 )
+from pipeline.history import io as history_io
 from pipeline.policies import parse_policy
 from pipeline.simulate import SimulationSpec, play_game, simulate
 from pipeline.store import TABLES, DatasetError, read_table
@@ -325,6 +326,29 @@ def test_import_rows_policies_seeds_and_manifest(tmp_path: Path) -> None:
     assert manifest["kind"] == "import" and manifest["games"] == 2 and set(manifest["rows"]) == set(TABLES)
     assert {"package_version", "created"} <= set(manifest)
     assert manifest["strength"] == {"definition": "beats every opposing hand heads-up"}
+
+
+def test_export_and_import_report_their_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Export: the games written after each chunk, out of all, with their hands. Import: the bytes read
+    after each part written (by the lines replayed) and after each file, out of all the files' bytes."""
+    monkeypatch.setattr(history_io, "CHUNK_GAMES", 40)
+    simulate(SimulationSpec("catalan", 100, 3, {"players": "2"}), tmp_path / "sim")
+    seen: list[tuple[int, int, int, int]] = []
+    export_dataset(tmp_path / "sim", tmp_path / "all.truc", progress=lambda *done: seen.append(done))
+    hands = _table(tmp_path / "sim", "hands").height
+    assert [(d, t, g) for d, t, g, _ in seen] == [(40, 100, 40), (80, 100, 80), (100, 100, 100)]
+    assert seen[-1][3] == hands and 0 < seen[0][3] < seen[1][3] < hands
+    seen.clear()
+    small = DATA / "canonical" / "two_players.truc"
+    paths = [tmp_path / "all.truc", small]
+    result = import_files(paths, tmp_path / "data", progress=lambda *done: seen.append(done))
+    total = sum(p.stat().st_size for p in paths)
+    big = paths[0].stat().st_size
+    assert all(t == total for _, t, _, _ in seen)
+    assert [g for _, _, g, _ in seen] == [40, 80, 100, 101]  # two parts written, then each file's end
+    done = [d for d, _, _, _ in seen]
+    assert done == sorted(done) and 0 < done[0] < done[1] < big and done[2:] == [big, total]
+    assert seen[-1][2:] == (result.games, result.hands)
 
 
 def test_export_needs_a_dataset_and_leaves_no_temporary(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import json
 import os
 import uuid
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -131,6 +131,7 @@ class _Rows:
         self.games = 0
         self.hands = 0
         self.rows = dict.fromkeys(TABLES, 0)
+        self.on_flush: Callable[[int], None] | None = None  # told the line of the last game added
 
     def add(self, record: GameRecord, source: str) -> None:
         match = {column: _whole_number(record.tags.get(tag)) for tag, column in MATCH_TAGS.items()}
@@ -150,6 +151,8 @@ class _Rows:
         self.games += 1
         if len(self.batches["games"]) >= CHUNK_GAMES:
             self.flush()
+            if self.on_flush is not None:
+                self.on_flush(record.line)
 
     def flush(self) -> None:
         for name, count in write_part(self.root, self.parts, self.batches).items():
@@ -158,13 +161,25 @@ class _Rows:
         self.batches = new_batches()
 
 
+Progress = Callable[[int, int, int, int], None]
+"""``progress(done, total, games, hands)``: how far a long import or export is (in bytes read or games
+written, out of ``total``) and the games and hands done so far."""
+
+
 def import_files(
-    paths: Sequence[Path], out: Path, *, overwrite: bool = False, skip_invalid: bool = False
+    paths: Sequence[Path],
+    out: Path,
+    *,
+    overwrite: bool = False,
+    skip_invalid: bool = False,
+    progress: Progress | None = None,
 ) -> ImportResult:
     """Import history files into the dataset ``out``; ``game_id`` counts games over all files from 0.
 
     Strict by default: the first error raises a ``HistoryError`` and nothing is written. With
     ``skip_invalid`` every invalid game (and every unreadable file) is skipped and reported in ``invalid``.
+    ``progress`` is told the bytes read after each part written and each file (a file's bytes counted
+    by its lines replayed).
     """
     paths = [Path(p) for p in paths]
     if not paths:
@@ -173,11 +188,14 @@ def import_files(
         if not path.exists():
             raise HistoryError(str(path), None, "no such file")
     invalid: list[str] = []
+    sizes = [path.stat().st_size if path.is_file() else 0 for path in paths]
+    total = sum(sizes)
     with atomic_dataset(Path(out), overwrite) as root:
         rows = _Rows(root)
-        for path in paths:
+        for index, path in enumerate(paths):
             source = str(path)
             games_before = rows.games
+            read_before = sum(sizes[:index])
             try:
                 text = load_text(path)
             except HistoryError as exc:
@@ -185,8 +203,17 @@ def import_files(
                     raise
                 invalid.append(str(exc))
                 continue
+            if progress is not None:
+                lines = max(1, text.count("\n"))
+
+                def report(line: int, before: int = read_before, size: int = sizes[index], lines: int = lines) -> None:
+                    progress(before + size * min(line, lines) // lines, total, rows.games, rows.hands)
+
+                rows.on_flush = report
             visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(rows.add, source=path.name))
             parse(text, visitor, source)
+            if progress is not None:
+                progress(read_before + sizes[index], total, rows.games, rows.hands)
             invalid.extend(str(error) for error in visitor.errors)
             if rows.games == games_before and not visitor.errors:
                 error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
@@ -328,12 +355,13 @@ def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
         yield record_text(record)
 
 
-def export_dataset(data: Path, out: Path) -> int:
+def export_dataset(data: Path, out: Path, progress: Progress | None = None) -> int:
     """Write every game of the dataset ``data`` as canonical text to ``out``; return the games written.
 
     Each game is replayed through the engine from its events (so ``end`` values and ``Result`` are the
     engine's, and a dataset that does not replay is a ``DatasetError``). The text goes to a temporary
-    file beside ``out``, renamed into place once complete.
+    file beside ``out``, renamed into place once complete. ``progress`` is told the games written after
+    each chunk of ``CHUNK_GAMES``.
     """
     data, out = Path(data), Path(out)
     check_dataset(data)
@@ -349,12 +377,17 @@ def export_dataset(data: Path, out: Path) -> int:
     written = 0
     try:
         with stream:
+            hands = 0
             for start in range(0, games.height, CHUNK_GAMES):
-                for text in _game_texts(data, games.slice(start, CHUNK_GAMES)):
+                chunk = games.slice(start, CHUNK_GAMES)
+                for text in _game_texts(data, chunk):
                     if written:
                         stream.write("\n")
                     stream.write(text)
                     written += 1
+                hands += int(chunk["hands"].sum())
+                if progress is not None:
+                    progress(written, games.height, written, hands)
         os.replace(temp, out)
     except BaseException:
         temp.unlink(missing_ok=True)
