@@ -21,8 +21,10 @@ import polars as pl
 import pytest
 
 from pipeline import store
+from pipeline.report import summary
 from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS
-from pipeline.report.page import FINDINGS_SHOWN, ReportResult, build_report, render_page
+from pipeline.report.page import FINDINGS_SHOWN, ReportResult, build_report, render_page, shown_and_folded
+from pipeline.report.summary import Finding
 from pipeline.variants import VARIANTS
 from tests.report_samples import multi_variant_frames, sample_frames, with_french_stakes
 
@@ -213,6 +215,27 @@ def test_findings_lead_with_the_comparison_and_fold_long_lists(multi_report: Rep
     more = re.match(r"<summary>(\d+) more</summary>", folded)
     assert more and int(more.group(1)) == folded.count("<li>") > 0
     assert "<details>" not in blocks["mano_advantage"]  # a short list is shown whole
+
+
+def test_the_findings_shown_are_the_best_supported_in_the_summary_s_order() -> None:
+    """With more findings than are shown, those on the largest samples are shown (in the summary's order)
+    and the thin ones folded: here French Truc's higher stakes, reached less and less often."""
+    frame = with_french_stakes(multi_variant_frames()["raise_rates"])
+    thinner = pl.when(pl.col("variant") == "french")
+    frame = frame.with_columns(
+        thinner.then(pl.col(c) // pl.col("stake")).otherwise(pl.col(c)).alias(c) for c in ("count", "chances")
+    )
+    sentences = summary.raise_rates(frame)
+    assert len(sentences) > FINDINGS_SHOWN and all(isinstance(s, Finding) for s in sentences)
+    shown, folded = shown_and_folded(sentences)
+    assert len(shown) == FINDINGS_SHOWN and sorted(shown + folded) == sorted(sentences)
+    assert min(s.sample for s in shown) >= max(s.sample for s in folded)  # type: ignore[attr-defined]
+    assert shown == [s for s in sentences if s in shown] and folded == [s for s in sentences if s in folded]
+    assert any("with the stake at 11" in s for s in folded)
+    assert not any("with the stake at 11" in s for s in shown)
+    across = "Across variants, the eldest's side wins most often in catalan."  # a plain sentence: always shown
+    assert shown_and_folded([*sentences, across])[0][-1] == across
+    assert shown_and_folded(sentences[:3]) == (sentences[:3], [])
 
 
 def test_multi_variant_findings_speak_each_variants_units(multi_report: ReportResult) -> None:

@@ -49,7 +49,7 @@ from pipeline.report.frames import (
     is_missing,
     units_of,
 )
-from pipeline.report.summary import SUMMARIES
+from pipeline.report.summary import SUMMARIES, Finding
 
 Progress = Callable[[str], None]
 
@@ -412,13 +412,28 @@ FINDINGS_SHOWN = 10
 """A statistic's findings shown at once; more (one per setting and stake over many variants) are folded."""
 
 
+def shown_and_folded(sentences: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The ``FINDINGS_SHOWN`` sentences shown and the others, folded, each part in the summary's order.
+    Shown first: plain sentences (a comparison across variants), then the ``Finding``s on the largest
+    samples, so that thin settings (a stake reached a dozen times) are the ones folded."""
+    if len(sentences) <= FINDINGS_SHOWN:
+        return list(sentences), []
+    by_support = sorted(range(len(sentences)), key=lambda i: -_support(sentences[i]))
+    shown = set(by_support[:FINDINGS_SHOWN])
+    return [s for i, s in enumerate(sentences) if i in shown], [s for i, s in enumerate(sentences) if i not in shown]
+
+
+def _support(sentence: str) -> float:
+    return sentence.sample if isinstance(sentence, Finding) else math.inf
+
+
 def _findings(findings: Mapping[str, list[str]]) -> str:
     items = []
     for name, sentences in findings.items():
         if not sentences:
             continue
         title = TITLES.get(name, name)
-        shown, folded = sentences[:FINDINGS_SHOWN], sentences[FINDINGS_SHOWN:]
+        shown, folded = shown_and_folded(sentences)
         more = (
             f"<details><summary>{len(folded)} more</summary><ul>"
             + "".join(f"<li>{_esc(s)}</li>" for s in folded)

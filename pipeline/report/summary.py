@@ -33,6 +33,21 @@ from pipeline.report.frames import (
 )
 
 Row = dict[str, Any]
+
+
+class Finding(str):
+    """A sentence that carries the size of the sample it rests on (chances, raises faced, raises made).
+    A statistic with many sentences per setting (one per stake) gives them, so that a page showing only
+    some of them can show the best supported (``page.FINDINGS_SHOWN``); it reads as any other string."""
+
+    sample: int
+
+    def __new__(cls, text: str, sample: int) -> Finding:
+        found = super().__new__(cls, text)
+        found.sample = sample
+        return found
+
+
 Units = Mapping[str, str] | None
 """``games.unit`` by variant (``frames.units_of``); None: each variant's usual unit."""
 
@@ -206,8 +221,11 @@ def raise_rates(frame: pl.DataFrame, units: Units = None) -> list[str]:
             for i, r in enumerate(known)
         ]
         out.append(
-            f"In {setting_phrase(variant, players)}, with the stake at {stake_label(stake, variant)}, players {did} "
-            f"at {_join(parts)}."
+            Finding(
+                f"In {setting_phrase(variant, players)}, with the stake at {stake_label(stake, variant)}, players "
+                f"{did} at {_join(parts)}.",
+                sum(r["chances"] for r in known),
+            )
         )
     return out
 
@@ -238,7 +256,7 @@ def fold_rates(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 f"{count_label(weak['folds'], weak['facing'])}) and {fmt_pct(strong['fold_rate'])} with the "
                 f"strongest (decile {strong['decile']}, {count_label(strong['folds'], strong['facing'])})"
             )
-        out.append(text + ".")
+        out.append(Finding(text + ".", facing))
     return out
 
 
@@ -253,7 +271,8 @@ def bluff_success(frame: pl.DataFrame, units: Units = None) -> list[str]:
             where = f"In {setting_phrase(variant, players)}"
             raise_to = f"raises to {stake_label(stake, variant)}"
             if not row["bluffs"]:
-                out.append(f"{where}, none of the {fmt_int(row['raises'])} {raise_to} was a bluff.")
+                none = f"{where}, none of the {fmt_int(row['raises'])} {raise_to} was a bluff."
+                out.append(Finding(none, row["raises"]))
                 continue
             text = (
                 f"{where}, {fmt_pct(row['bluff_rate'])} of {raise_to} were bluffs "
@@ -273,7 +292,7 @@ def bluff_success(frame: pl.DataFrame, units: Units = None) -> list[str]:
             if not is_missing(row["net_points_per_bluff"]):
                 net = fmt_points(row["net_points_per_bluff"], signed=True)
                 text += f" A bluff netted {net} {unit_word(variant, units)} on average."
-            out.append(text)
+            out.append(Finding(text, row["raises"]))
     return out
 
 
