@@ -121,17 +121,39 @@ def _whole_number(text: str | None) -> int | None:
     return int(text) if text is not None and text.strip().isdigit() else None
 
 
-class _Rows:
-    """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time."""
+Progress = Callable[[int, int, int, int], None]
+"""``progress(done, total, games, hands)``: how far a long import or export is (in bytes read or games
+written, out of ``total``) and the games and hands done so far."""
 
-    def __init__(self, root: Path) -> None:
+
+class _Rows:
+    """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time; ``progress`` is told
+    the bytes read after each part (the file being read counted by its lines replayed) and each file."""
+
+    def __init__(self, root: Path, progress: Progress | None = None, total: int = 0) -> None:
         self.root = root
         self.batches: dict[str, TableBatch] = new_batches()
         self.parts = 0
         self.games = 0
         self.hands = 0
         self.rows = dict.fromkeys(TABLES, 0)
-        self.on_flush: Callable[[int], None] | None = None  # told the line of the last game added
+        self.progress, self.total = progress, total
+        self.read = 0  # bytes of the files done
+        self.size, self.lines = 0, 1  # the file being read
+
+    def begin_file(self, size: int, text: str) -> None:
+        self.size, self.lines = size, max(1, text.count("\n"))
+
+    def end_file(self, size: int) -> None:
+        """The file of ``size`` bytes is done (read, or skipped as unreadable)."""
+        self.read += size
+        self.size = 0
+        self.report(0)
+
+    def report(self, line: int) -> None:
+        if self.progress is not None:
+            done = self.read + self.size * min(line, self.lines) // self.lines
+            self.progress(done, self.total, self.games, self.hands)
 
     def add(self, record: GameRecord, source: str) -> None:
         match = {column: _whole_number(record.tags.get(tag)) for tag, column in MATCH_TAGS.items()}
@@ -151,19 +173,13 @@ class _Rows:
         self.games += 1
         if len(self.batches["games"]) >= CHUNK_GAMES:
             self.flush()
-            if self.on_flush is not None:
-                self.on_flush(record.line)
+            self.report(record.line)
 
     def flush(self) -> None:
         for name, count in write_part(self.root, self.parts, self.batches).items():
             self.rows[name] += count
         self.parts += 1
         self.batches = new_batches()
-
-
-Progress = Callable[[int, int, int, int], None]
-"""``progress(done, total, games, hands)``: how far a long import or export is (in bytes read or games
-written, out of ``total``) and the games and hands done so far."""
 
 
 def import_files(
@@ -178,8 +194,7 @@ def import_files(
 
     Strict by default: the first error raises a ``HistoryError`` and nothing is written. With
     ``skip_invalid`` every invalid game (and every unreadable file) is skipped and reported in ``invalid``.
-    ``progress`` is told the bytes read after each part written and each file (a file's bytes counted
-    by its lines replayed).
+    ``progress`` is told the bytes read after each part written and each file.
     """
     paths = [Path(p) for p in paths]
     if not paths:
@@ -189,31 +204,23 @@ def import_files(
             raise HistoryError(str(path), None, "no such file")
     invalid: list[str] = []
     sizes = [path.stat().st_size if path.is_file() else 0 for path in paths]
-    total = sum(sizes)
     with atomic_dataset(Path(out), overwrite) as root:
-        rows = _Rows(root)
-        for index, path in enumerate(paths):
+        rows = _Rows(root, progress, sum(sizes))
+        for path, size in zip(paths, sizes, strict=True):
             source = str(path)
             games_before = rows.games
-            read_before = sum(sizes[:index])
             try:
                 text = load_text(path)
             except HistoryError as exc:
                 if not skip_invalid:
                     raise
                 invalid.append(str(exc))
+                rows.end_file(size)
                 continue
-            if progress is not None:
-                lines = max(1, text.count("\n"))
-
-                def report(line: int, before: int = read_before, size: int = sizes[index], lines: int = lines) -> None:
-                    progress(before + size * min(line, lines) // lines, total, rows.games, rows.hands)
-
-                rows.on_flush = report
+            rows.begin_file(size, text)
             visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(rows.add, source=path.name))
             parse(text, visitor, source)
-            if progress is not None:
-                progress(read_before + sizes[index], total, rows.games, rows.hands)
+            rows.end_file(size)
             invalid.extend(str(error) for error in visitor.errors)
             if rows.games == games_before and not visitor.errors:
                 error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
