@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pyarrow.parquet as pq
 
@@ -92,9 +93,24 @@ def speed(block: Callable[[], int]) -> float:
     return hands / (time.process_time() - started)
 
 
-def median_ratio(base: Runner, other: Runner, measure: str, pairs: int) -> tuple[float, float, float]:
-    """(median ratio, median hands/cpu-s of the base, of the other) over ``pairs`` interleaved blocks, the
-    base first in one pair and second in the next (the order of a pair can favour one side)."""
+class Ratio(NamedTuple):
+    """A variant's speed relative to the base over interleaved pairs of blocks: the median ratio, its lower
+    and upper quartiles (how far a single pair strays: a goal such as "at least half the speed" is met
+    clearly when the lower quartile meets it), and the median hands/cpu-s of each side."""
+
+    median: float
+    low: float
+    high: float
+    base_speed: float
+    other_speed: float
+
+    def spread(self) -> str:
+        return f"{self.low:.2f}-{self.high:.2f}"
+
+
+def median_ratio(base: Runner, other: Runner, measure: str, pairs: int) -> Ratio:
+    """The ratio over ``pairs`` interleaved blocks, the base first in one pair and second in the next (the
+    order of a pair can favour one side)."""
     ratios, base_speeds, other_speeds = [], [], []
     for k in range(pairs):
         if k % 2:
@@ -106,7 +122,8 @@ def median_ratio(base: Runner, other: Runner, measure: str, pairs: int) -> tuple
         ratios.append(o / b)
         base_speeds.append(b)
         other_speeds.append(o)
-    return statistics.median(ratios), statistics.median(base_speeds), statistics.median(other_speeds)
+    low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
+    return Ratio(statistics.median(ratios), low, high, statistics.median(base_speeds), statistics.median(other_speeds))
 
 
 def main() -> None:
@@ -121,24 +138,30 @@ def main() -> None:
 
 def report(runs: list[str], pairs: int, out: Path) -> None:
     base = Runner("catalan", 2, out)
-    print(f"median of {pairs} interleaved pairs of blocks, threshold bots, engine {accel.status()}")
+    print(
+        f"median of {pairs} interleaved pairs of blocks, threshold bots, engine {accel.status()}; "
+        "the quartiles of the pairs' ratios in the last two columns"
+    )
     columns = (
         f"{'engine ratio':>14}{'hands/cpu-s':>13}{'pipeline ratio':>16}{'hands/cpu-s':>13}"
         f"{'events/hand':>13}{'events/s ratio':>16}{'rows/hand':>11}{'rows/s ratio':>14}"
+        f"{'engine quartiles':>18}{'pipeline quartiles':>20}"
     )
     print(f"{'variant':<16}{'players':>8}{columns}")
     for run in runs:
         variant, players = run.split(":")
         other = Runner(variant, int(players), out)
-        engine, _, engine_speed = median_ratio(base, other, "engine", pairs)
-        pipeline, _, pipeline_speed = median_ratio(base, other, "pipeline", pairs)
+        engine = median_ratio(base, other, "engine", pairs)
+        pipeline = median_ratio(base, other, "pipeline", pairs)
         per_hand = other.events_per_hand()
-        by_events = pipeline * per_hand / base.events_per_hand()
+        by_events = pipeline.median * per_hand / base.events_per_hand()
         rows = other.rows_per_hand()
-        by_rows = pipeline * rows / base.rows_per_hand()
+        by_rows = pipeline.median * rows / base.rows_per_hand()
         print(
-            f"{variant:<16}{players:>8}{engine:>14.2f}{engine_speed:>13,.0f}{pipeline:>16.2f}{pipeline_speed:>13,.0f}"
+            f"{variant:<16}{players:>8}{engine.median:>14.2f}{engine.other_speed:>13,.0f}"
+            f"{pipeline.median:>16.2f}{pipeline.other_speed:>13,.0f}"
             f"{per_hand:>13.1f}{by_events:>16.2f}{rows:>11.1f}{by_rows:>14.2f}"
+            f"{engine.spread():>18}{pipeline.spread():>20}"
         )
 
 

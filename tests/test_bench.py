@@ -33,6 +33,10 @@ def test_variant_ratios_prints_both_ratios_per_run() -> None:
     assert all(float(row[6]) > 1 and float(row[7]) > 0 for row in rows)  # events per hand, events/s ratio
     # rows per hand (a hand row, a seat row per player, its events), rows/s ratio
     assert all(float(row[8]) >= 1 + int(row[1]) + float(row[6]) and float(row[9]) > 0 for row in rows)
+    for row in rows:  # the quartiles of the pairs' ratios hold the median (the ratio column)
+        for median, quartiles in ((row[2], row[10]), (row[4], row[11])):
+            low, high = (float(x) for x in quartiles.split("-"))
+            assert low <= float(median) <= high
 
 
 def test_hand_costs_prints_the_four_stages() -> None:
