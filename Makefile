@@ -36,6 +36,9 @@ test: lint typecheck pytest
 
 # The demo: 4-player Catalan Truc with mixed policies (several thousand games), then every other variant
 # and player count, each run in its own folder under data/demo/, and one cross-variant report over them.
+# The second bot of every other run: the parameters its family reads (truc policies).
+DEMO_LADDER_BOT := threshold:raise_at=0.8,call_at=0.6,bluff=0.05
+DEMO_TRUT_BOT := threshold:trut_at=0.7,see_at=0.45
 DEMO_RUNS := catalan:2 french:2 french:4 trut:2 trut:3 trut:4 trut:6 trut-gatinaise:2 trut-gatinaise:4 \
 	trut-gatine:2 trut-gatine:4 valencian:2 valencian:4
 
@@ -46,9 +49,10 @@ demo: $(STAMP) compile
 		--seat-policy 3=random --option signals=on --workers 2 --out data/demo/catalan-4p
 	@for run in $(DEMO_RUNS); do \
 		variant=$${run%%:*}; players=$${run##*:}; \
+		case $$variant in trut*) bot=$(DEMO_TRUT_BOT);; *) bot=$(DEMO_LADDER_BOT);; esac; \
 		echo "truc simulate --variant $$variant --players $$players --games $(DEMO_OTHER_GAMES)"; \
 		$(BIN)/truc simulate --variant $$variant --players $$players --games $(DEMO_OTHER_GAMES) --seed 2026 \
-			--policy threshold --seat-policy 1=threshold:raise_at=0.8,call_at=0.6,bluff=0.05,trut_at=0.7,see_at=0.45 \
+			--policy threshold --seat-policy 1=$$bot \
 			--workers 2 --quiet --out data/demo/$$variant-$${players}p || exit 1; \
 	done
 	$(BIN)/truc stats variant_comparison --data data/demo

@@ -169,6 +169,8 @@ def simulate(
         seats[int(seat)] = seat_spec.strip()
     command = shlex.join(["truc", *sys.argv[1:]])
     spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command)
+    for warning in spec.warnings():
+        typer.echo(f"warning: {warning}", err=True)
     with _progress(quiet, "simulating") as update:
         played = None if update is None else functools.partial(_games_done, update, games)
         result = run(spec, out, overwrite=overwrite, progress=played)

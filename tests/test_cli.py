@@ -55,6 +55,26 @@ def test_simulate_writes_a_dataset_and_reports_counts(tmp_path: Path) -> None:
     assert f"{manifest['hands']:,} hands" in result.output
 
 
+def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path: Path) -> None:
+    """``raise_at`` is accepted in a Trut run (one spec may serve every variant) but changes nothing there:
+    one warning per policy spec, on stderr, and the run goes on."""
+    out = tmp_path / "d"
+    args = ["simulate", "--variant", "trut", "--players", "4", "--games", "5", "--out", str(out), "--quiet"]
+    result = run(*args, "--policy", "threshold:raise_at=0.9,trut_at=0.7", "--seat-policy", "1=threshold:bluff=0")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "warning: --policy: raise_at has no effect in trut, whose decisions read trut_at, trut_bluff, see_at, "
+        "see_announced, fortial_at (truc policies)",
+        "warning: --seat-policy 1: bluff has no effect in trut, whose decisions read trut_at, trut_bluff, see_at, "
+        "see_announced, fortial_at (truc policies)",
+    ]
+    assert "warning" not in result.stdout and (out / "manifest.json").exists()
+    quiet = run(*args, "--overwrite", "--policy", "threshold:trut_at=0.7", "--seat-policy", "1=random")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    refused = run(*args, "--overwrite", "--policy", "threshold:raise_at=0.9,nope=1")
+    assert refused.exit_code == 1 and refused.stderr.startswith("error: policy threshold has no parameter 'nope'")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

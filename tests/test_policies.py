@@ -10,7 +10,7 @@ from pipeline.engine.actions import Action
 from pipeline.engine.rules import Config, Variant
 from pipeline.engine.view import SeatView
 from pipeline.playing import game_seed, play_game
-from pipeline.policies import THRESHOLD_DEFAULTS, PolicyError, parse_policy
+from pipeline.policies import THRESHOLD_DEFAULTS, PolicyError, parse_policy, unread_parameters
 from pipeline.policies.random_policy import RandomPolicy
 from pipeline.policies.threshold import PARAMS_BY_VARIANT, ThresholdPolicy
 from pipeline.variants import VARIANTS
@@ -149,3 +149,14 @@ def test_a_policy_is_described_by_the_parameters_its_variant_reads() -> None:
     assert policy.describe() == policy.describe("a variant the table does not know")
     assert len(policy.describe().split()) == 1 + len(THRESHOLD_DEFAULTS)
     assert parse_policy("random").describe("trut") == "random"
+
+
+def test_unread_parameters_are_those_the_variant_does_not_read() -> None:
+    """What the simulator warns about: ``raise_at`` changes nothing in a Trut game (the test above checks
+    which parameters each variant reads)."""
+    assert unread_parameters("threshold:raise_at=0.9,trut_at=0.7,bluff=0.1", "trut") == ["raise_at", "bluff"]
+    assert unread_parameters("threshold:trut_at=0.7,see_at=0.2", "trut") == []
+    assert unread_parameters("threshold:trut_at=0.7", "catalan") == ["trut_at"]
+    assert unread_parameters("threshold", "valencian") == []
+    assert unread_parameters("random", "trut") == []  # no per-variant table: every parameter (none) is read
+    assert unread_parameters("threshold:raise_at=0.9", "a variant the table does not know") == []

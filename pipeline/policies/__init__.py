@@ -8,7 +8,7 @@ from pipeline.policies.threshold import DEFAULTS as THRESHOLD_DEFAULTS
 from pipeline.policies.threshold import PARAMS_BY_VARIANT as THRESHOLD_PARAMS_BY_VARIANT
 from pipeline.policies.threshold import ThresholdPolicy
 
-__all__ = ["POLICIES", "DecisionPolicy", "Policy", "PolicyError", "parse_policy", "policy_lines"]
+__all__ = ["POLICIES", "DecisionPolicy", "Policy", "PolicyError", "parse_policy", "policy_lines", "unread_parameters"]
 
 POLICIES: dict[str, tuple[type, dict[str, float], str, dict[str, tuple[str, ...]]]] = {
     "random": (RandomPolicy, {}, "uniform over the legal actions", {}),
@@ -62,3 +62,17 @@ def parse_policy(spec: str) -> Policy:
         params[key] = number
     policy: Policy = cls(**params)
     return policy
+
+
+def unread_parameters(spec: str, variant: str) -> list[str]:
+    """The parameters that ``spec`` sets and ``variant``'s decisions do not read (``raise_at`` in a Trut
+    game): accepted, so that one spec can serve every variant, but a user who sets one expects it to change
+    the games, so the simulator warns. Empty for a policy without a per-variant table; ``spec`` is assumed
+    valid (``parse_policy``)."""
+    name, _, rest = spec.strip().partition(":")
+    _, _, _, by_variant = POLICIES[name.strip().lower()]
+    read = by_variant.get(variant)
+    if read is None:
+        return []
+    keys = [pair.partition("=")[0].strip() for pair in rest.split(",") if pair.strip()]
+    return [key for key in dict.fromkeys(keys) if key not in read]
