@@ -206,13 +206,17 @@ def import_(
 @app.command()
 @clean_errors
 def export(
-    data: Annotated[Path, typer.Option(help="Dataset folder to read.")],
     out: Annotated[Path, typer.Option(help="The .truc file to write (canonical text).")],
+    data: Annotated[
+        list[Path], typer.Option(help="Dataset folder (or folder of runs), repeatable to write several.")
+    ] = [],  # noqa: B006
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
-    """Write a dataset's games as canonical .truc text."""
+    """Write the games of one dataset or several as canonical .truc text."""
     from pipeline.history.io import export_dataset
 
+    if not data:
+        _fail("--data is required: the dataset to export")
     with _progress(quiet, "exporting") as update:
         count = export_dataset(data, out, progress=update)
     typer.echo(f"exported {count:,} games to {out}")

@@ -85,6 +85,7 @@ def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path:
         (["simulate", "--option", "players", "--games", "2"], "is not of the form key=value"),
         (["simulate", "--players", "2", "--option", "players=4"], "disagrees"),
         (["simulate", "--seat-policy", "x=random"], "is not of the form SEAT=NAME"),
+        (["export"], "--data is required: the dataset to export"),
     ],
 )
 def test_bad_input_is_one_line_and_a_non_zero_exit(tmp_path: Path, args: list[str], message: str) -> None:

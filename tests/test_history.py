@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+from pipeline import stats
 from pipeline.engine.actions import KNOWN_VERBS
 from pipeline.engine.game import HandRecord
 from pipeline.history import (
@@ -349,6 +350,28 @@ def test_export_and_import_report_their_progress(tmp_path: Path, monkeypatch: py
     done = [d for d, _, _, _ in seen]
     assert done == sorted(done) and 0 < done[0] < done[1] < big and done[2:] == [big, total]
     assert seen[-1][2:] == (result.games, result.hands)
+
+
+def test_export_writes_a_folder_of_runs_and_several_datasets_one_after_the_other(tmp_path: Path) -> None:
+    """``--data`` as the statistics read it: a folder of runs is each run's text in name order, joined as
+    the games of one file are; a dataset named twice is written once; the file imports back to the same
+    statistics as the datasets themselves."""
+    runs = tmp_path / "runs"
+    simulate(SimulationSpec("valencian", 12, 5, {"players": "2"}), runs / "b-valencian")
+    simulate(SimulationSpec("trut", 10, 5, {"players": "3"}), runs / "a-trut")
+    alone = []
+    for name in ("a-trut", "b-valencian"):
+        export_dataset(runs / name, tmp_path / f"{name}.truc")
+        alone.append((tmp_path / f"{name}.truc").read_text())
+    seen: list[tuple[int, int, int, int]] = []
+    assert export_dataset(runs, tmp_path / "all.truc", progress=lambda *done: seen.append(done)) == 22
+    assert (tmp_path / "all.truc").read_text() == "\n".join(alone)
+    assert [t for _, t, _, _ in seen] == [22, 22] and seen[-1][0] == 22
+    assert export_dataset([runs / "b-valencian", runs, runs / "a-trut"], tmp_path / "again.truc") == 22
+    assert (tmp_path / "again.truc").read_text() == "\n".join(reversed(alone))
+    import_files([tmp_path / "all.truc"], tmp_path / "back")
+    pooled = stats.compute("variant_comparison", [runs])
+    assert_frame_equal(stats.compute("variant_comparison", tmp_path / "back"), pooled)
 
 
 def test_export_needs_a_dataset_and_leaves_no_temporary(tmp_path: Path) -> None:

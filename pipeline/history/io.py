@@ -48,6 +48,7 @@ from pipeline.store import (
     atomic_dataset,
     cannot_write,
     check_dataset,
+    expand_datasets,
     new_batches,
     read_table,
     write_manifest,
@@ -362,19 +363,33 @@ def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
         yield record_text(record)
 
 
-def export_dataset(data: Path, out: Path, progress: Progress | None = None) -> int:
-    """Write every game of the dataset ``data`` as canonical text to ``out``; return the games written.
+def export_dataset(data: Path | Sequence[Path], out: Path, progress: Progress | None = None) -> int:
+    """Write every game of ``data`` as canonical text to ``out``; return the games written. ``data`` is what
+    the statistics read: a dataset folder, a folder of datasets (one per run), or several of either; the
+    datasets are written one after the other in that order (``store.expand_datasets``), each one's games
+    by id, and a dataset named twice is written once.
 
     Each game is replayed through the engine from its events (so ``end`` values and ``Result`` are the
-    engine's, and a dataset that does not replay is a ``DatasetError``). The text goes to a temporary
-    file beside ``out``, renamed into place once complete. ``progress`` is told the games written after
-    each chunk of ``CHUNK_GAMES``.
+    engine's, and a dataset that does not replay is a ``DatasetError``). Every dataset is checked before
+    anything is written. The text goes to a temporary file beside ``out``, renamed into place once
+    complete. ``progress`` is told the games written after each chunk of ``CHUNK_GAMES``, out of all of
+    them.
     """
-    data, out = Path(data), Path(out)
-    check_dataset(data)
-    games = pl.from_arrow(read_table(data, "games"))
-    assert isinstance(games, pl.DataFrame)
-    games = games.sort("game_id")
+    out = Path(out)
+    items = [Path(data)] if isinstance(data, str | os.PathLike) else [Path(item) for item in data]
+    if not items:
+        raise DatasetError("no dataset folder given")
+    datasets: list[tuple[Path, pl.DataFrame]] = []
+    seen: set[Path] = set()
+    for folder in expand_datasets(items):
+        check_dataset(folder)
+        if folder.resolve() in seen:
+            continue
+        seen.add(folder.resolve())
+        games = pl.from_arrow(read_table(folder, "games"))
+        assert isinstance(games, pl.DataFrame)
+        datasets.append((folder, games.sort("game_id")))
+    total = sum(games.height for _, games in datasets)
     temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -385,16 +400,17 @@ def export_dataset(data: Path, out: Path, progress: Progress | None = None) -> i
     try:
         with stream:
             hands = 0
-            for start in range(0, games.height, CHUNK_GAMES):
-                chunk = games.slice(start, CHUNK_GAMES)
-                for text in _game_texts(data, chunk):
-                    if written:
-                        stream.write("\n")
-                    stream.write(text)
-                    written += 1
-                hands += int(chunk["hands"].sum())
-                if progress is not None:
-                    progress(written, games.height, written, hands)
+            for folder, games in datasets:
+                for start in range(0, games.height, CHUNK_GAMES):
+                    chunk = games.slice(start, CHUNK_GAMES)
+                    for text in _game_texts(folder, chunk):
+                        if written:
+                            stream.write("\n")
+                        stream.write(text)
+                        written += 1
+                    hands += int(chunk["hands"].sum())
+                    if progress is not None:
+                        progress(written, total, written, hands)
         os.replace(temp, out)
     except BaseException:
         temp.unlink(missing_ok=True)
