@@ -21,7 +21,7 @@ from typing import Any
 from pipeline import __version__, accel
 from pipeline.engine.rules import Config
 from pipeline.playing import SimulationError, game_seed, play_game, play_match, rubber_wins
-from pipeline.policies import POLICIES, parse_policy, unread_parameters
+from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
 from pipeline.store import TABLES, atomic_dataset, new_batches, write_manifest, write_part
 from pipeline.strength import DEFINITION, strength_table
@@ -50,16 +50,14 @@ class SimulationSpec:
         found = []
         for where, policy in specs.items():
             try:
-                parse_policy(policy)
-                unread = unread_parameters(policy, self.variant)
+                unread, read = unread_parameters(policy, self.variant)
             except ValueError:
                 continue
             if unread:
-                read = ", ".join(POLICIES[policy.partition(":")[0].strip().lower()][3][self.variant])
                 verb = "has" if len(unread) == 1 else "have"
                 found.append(
                     f"{where}: {', '.join(unread)} {verb} no effect in {self.variant}, whose decisions read "
-                    f"{read} (truc policies)"
+                    f"{', '.join(read)} (truc policies)"
                 )
         return found
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -296,7 +295,7 @@ def compute(name: str, data: Path | Sequence[Path], params: Mapping[str, str] | 
     """
     statistic = get_statistic(name)
     values = resolve_params(statistic, params)
-    folders = _dataset_folders(data)
+    folders = store.dataset_folders(data)
     with duckdb.connect(":memory:") as con:
         try:
             create_staging(con, folders)
@@ -335,20 +334,6 @@ def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> N
         globs = [store.table_glob(folder, table) for folder in folders]
         con.execute(f"set variable {table}_files = $globs", {"globs": globs})
     con.execute(_read_sql(STAGING))
-
-
-def _dataset_folders(data: Path | Sequence[Path]) -> list[Path]:
-    """The folders to read, checked, without repeats (so that no game is counted twice)."""
-    items: list[Path] = [Path(data)] if isinstance(data, str | os.PathLike) else [Path(item) for item in data]
-    if not items:
-        raise store.DatasetError("no dataset folder given")
-    folders: list[Path] = []
-    for item in store.expand_datasets(items):
-        store.check_dataset(item)
-        folder = item.resolve()
-        if folder not in folders:
-            folders.append(folder)
-    return folders
 
 
 def _read_sql(name: str) -> str:

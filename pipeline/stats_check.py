@@ -11,7 +11,6 @@ Nothing outside the tests should import this module.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -45,11 +44,7 @@ ENVIT_CALLS = ("envit", "torne", "falta", "envit-falta")
 def load(data: Path | Sequence[Path]) -> Tables:
     """The four tables of one or several dataset folders, with a ``dataset`` column (the folder). A folder of
     runs (subfolders with a manifest) stands for each of its runs, as in ``stats.compute``."""
-    items = [Path(data)] if isinstance(data, str | os.PathLike) else [Path(d) for d in data]
-    folders: list[Path] = []
-    for item in store.expand_datasets(items):
-        if item.resolve() not in folders:
-            folders.append(item.resolve())
+    folders = store.dataset_folders(data)
     tables: Tables = {}
     for name in store.TABLES:
         frames = []

@@ -312,6 +312,22 @@ def expand_datasets(paths: Sequence[Path]) -> list[Path]:
     return found
 
 
+def dataset_folders(data: Path | Sequence[Path]) -> list[Path]:
+    """The datasets that ``data`` names (one folder, a folder of runs, or several of either; see
+    ``expand_datasets``), each checked (``check_dataset``), resolved, and listed once in the order first
+    named: what the statistics, the cross-checks and the export read, so that no game is read twice."""
+    items = [Path(data)] if isinstance(data, str | os.PathLike) else [Path(item) for item in data]
+    if not items:
+        raise DatasetError("no dataset folder given")
+    folders: list[Path] = []
+    for item in expand_datasets(items):
+        check_dataset(item)
+        folder = item.resolve()
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
 def table_glob(root: Path, name: str) -> str:
     """The glob DuckDB and polars read one table from."""
     return str(Path(root) / name / "*.parquet")

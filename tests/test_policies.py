@@ -154,9 +154,12 @@ def test_a_policy_is_described_by_the_parameters_its_variant_reads() -> None:
 def test_unread_parameters_are_those_the_variant_does_not_read() -> None:
     """What the simulator warns about: ``raise_at`` changes nothing in a Trut game (the test above checks
     which parameters each variant reads)."""
-    assert unread_parameters("threshold:raise_at=0.9,trut_at=0.7,bluff=0.1", "trut") == ["raise_at", "bluff"]
-    assert unread_parameters("threshold:trut_at=0.7,see_at=0.2", "trut") == []
-    assert unread_parameters("threshold:trut_at=0.7", "catalan") == ["trut_at"]
-    assert unread_parameters("threshold", "valencian") == []
-    assert unread_parameters("random", "trut") == []  # no per-variant table: every parameter (none) is read
-    assert unread_parameters("threshold:raise_at=0.9", "a variant the table does not know") == []
+    trut = PARAMS_BY_VARIANT["trut"]
+    assert unread_parameters("threshold:raise_at=0.9,trut_at=0.7,bluff=0.1", "trut") == (["raise_at", "bluff"], trut)
+    assert unread_parameters("threshold:trut_at=0.7,see_at=0.2", "trut") == ([], trut)
+    assert unread_parameters("threshold:trut_at=0.7", "catalan") == (["trut_at"], PARAMS_BY_VARIANT["catalan"])
+    assert unread_parameters("threshold", "valencian") == ([], PARAMS_BY_VARIANT["valencian"])
+    assert unread_parameters("random", "trut") == ([], ())  # no per-variant table: every parameter (none) is read
+    assert unread_parameters("threshold:raise_at=0.9", "a variant the table does not know") == ([], ())
+    with pytest.raises(PolicyError, match="no parameter 'nope'"):
+        unread_parameters("threshold:nope=1", "trut")

@@ -47,8 +47,7 @@ from pipeline.store import (
     TableBatch,
     atomic_dataset,
     cannot_write,
-    check_dataset,
-    expand_datasets,
+    dataset_folders,
     new_batches,
     read_table,
     write_manifest,
@@ -366,7 +365,7 @@ def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
 def export_dataset(data: Path | Sequence[Path], out: Path, progress: Progress | None = None) -> int:
     """Write every game of ``data`` as canonical text to ``out``; return the games written. ``data`` is what
     the statistics read: a dataset folder, a folder of datasets (one per run), or several of either; the
-    datasets are written one after the other in that order (``store.expand_datasets``), each one's games
+    datasets are written one after the other in that order (``store.dataset_folders``), each one's games
     by id, and a dataset named twice is written once.
 
     Each game is replayed through the engine from its events (so ``end`` values and ``Result`` are the
@@ -376,16 +375,8 @@ def export_dataset(data: Path | Sequence[Path], out: Path, progress: Progress | 
     them.
     """
     out = Path(out)
-    items = [Path(data)] if isinstance(data, str | os.PathLike) else [Path(item) for item in data]
-    if not items:
-        raise DatasetError("no dataset folder given")
     datasets: list[tuple[Path, pl.DataFrame]] = []
-    seen: set[Path] = set()
-    for folder in expand_datasets(items):
-        check_dataset(folder)
-        if folder.resolve() in seen:
-            continue
-        seen.add(folder.resolve())
+    for folder in dataset_folders(data):
         games = pl.from_arrow(read_table(folder, "games"))
         assert isinstance(games, pl.DataFrame)
         datasets.append((folder, games.sort("game_id")))

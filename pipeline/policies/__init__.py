@@ -64,15 +64,15 @@ def parse_policy(spec: str) -> Policy:
     return policy
 
 
-def unread_parameters(spec: str, variant: str) -> list[str]:
-    """The parameters that ``spec`` sets and ``variant``'s decisions do not read (``raise_at`` in a Trut
-    game): accepted, so that one spec can serve every variant, but a user who sets one expects it to change
-    the games, so the simulator warns. Empty for a policy without a per-variant table; ``spec`` is assumed
-    valid (``parse_policy``)."""
+def unread_parameters(spec: str, variant: str) -> tuple[list[str], tuple[str, ...]]:
+    """(the parameters that ``spec`` sets and ``variant``'s decisions do not read, those they read): a
+    parameter like ``raise_at`` in a Trut game is accepted, so that one spec can serve every variant, but
+    a user who sets it expects it to change the games, so the simulator warns. Nothing is unread for a
+    policy or a variant without a per-variant table. Raises ``PolicyError`` for a spec that does not parse."""
+    parse_policy(spec)
     name, _, rest = spec.strip().partition(":")
-    _, _, _, by_variant = POLICIES[name.strip().lower()]
-    read = by_variant.get(variant)
+    read = POLICIES[name.strip().lower()][3].get(variant)
     if read is None:
-        return []
+        return [], ()
     keys = [pair.partition("=")[0].strip() for pair in rest.split(",") if pair.strip()]
-    return [key for key in dict.fromkeys(keys) if key not in read]
+    return [key for key in dict.fromkeys(keys) if key not in read], read
