@@ -132,23 +132,39 @@ def policies() -> None:
 @app.command()
 @clean_errors
 def simulate(
-    out: Annotated[Path, typer.Option(help="Dataset folder to create (games/, hands/, seats/, events/).")],
-    variant: Annotated[str, typer.Option(help="Variant to play; see `truc variants`.")] = "catalan",
+    out: Annotated[
+        Path, typer.Option(metavar="DIR", help="Dataset folder to create (games/, hands/, seats/, events/).")
+    ],
+    variant: Annotated[str, typer.Option(metavar="NAME", help="Variant to play; see `truc variants`.")] = "catalan",
     games: Annotated[
-        int, typer.Option(help="Number of complete games to play (of matches, for a variant played in rubbers).")
+        int,
+        typer.Option(
+            metavar="N", help="Number of complete games to play (of matches, for a variant played in rubbers)."
+        ),
     ] = 1000,
-    seed: Annotated[int, typer.Option(help="Run seed; every game's seed derives from it and its number.")] = 0,
-    players: Annotated[int | None, typer.Option(help="Number of players (same as --option players=N).")] = None,
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="Run seed; every game's seed derives from it and its number.")
+    ] = 0,
+    players: Annotated[
+        int | None, typer.Option(metavar="N", help="Number of players (same as --option players=N).")
+    ] = None,
     option: Annotated[
-        list[str], typer.Option("--option", help="Variant option key=value, repeatable; see `truc variants`.")
+        list[str],
+        typer.Option(
+            "--option", metavar="KEY=VALUE", help="Variant option key=value, repeatable; see `truc variants`."
+        ),
     ] = [],  # noqa: B006 (typer reads the default; it is never mutated)
     policy: Annotated[
-        str, typer.Option(help="Policy of every seat: NAME[:k=v,...], e.g. threshold:raise_at=0.8,bluff=0.2.")
+        str,
+        typer.Option(
+            metavar="SPEC", help="Policy of every seat: NAME[:k=v,...], e.g. threshold:raise_at=0.8,bluff=0.2."
+        ),
     ] = "threshold",
     seat_policy: Annotated[
-        list[str], typer.Option("--seat-policy", help="Policy of one seat: SEAT=NAME[:k=v,...], repeatable.")
+        list[str],
+        typer.Option("--seat-policy", metavar="SEAT=SPEC", help="Policy of one seat: SEAT=NAME[:k=v,...], repeatable."),
     ] = [],  # noqa: B006
-    workers: Annotated[int, typer.Option(help="Worker processes; the data does not depend on it.")] = 1,
+    workers: Annotated[int, typer.Option(metavar="W", help="Worker processes; the data does not depend on it.")] = 1,
     overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
@@ -185,8 +201,8 @@ def simulate(
 @app.command("import")
 @clean_errors
 def import_(
-    files: Annotated[list[Path], typer.Argument(help="The .truc files to read.")],
-    out: Annotated[Path, typer.Option(help="Dataset folder to create.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="The .truc files to read.")],
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create.")],
     overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
     skip_invalid: Annotated[
         bool, typer.Option(help="Import the valid games and report each invalid one, instead of stopping.")
@@ -206,9 +222,9 @@ def import_(
 @app.command()
 @clean_errors
 def export(
-    out: Annotated[Path, typer.Option(help="The .truc file to write (canonical text).")],
+    out: Annotated[Path, typer.Option(metavar="FILE", help="The .truc file to write (canonical text).")],
     data: Annotated[
-        list[Path], typer.Option(help="Dataset folder (or folder of runs), repeatable to write several.")
+        list[Path], typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to write several.")
     ] = [],  # noqa: B006
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
@@ -225,10 +241,14 @@ def export(
 @app.command()
 @clean_errors
 def stats(
-    name: Annotated[str | None, typer.Argument(help="Statistic to compute; omit to list them.")] = None,
-    data: Annotated[list[Path], typer.Option(help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
-    param: Annotated[list[str], typer.Option("--param", help="Parameter key=value, repeatable.")] = [],  # noqa: B006
-    format: Annotated[str, typer.Option(help="Output: table, csv or json (an array of row objects).")] = "table",
+    name: Annotated[str | None, typer.Argument(metavar="NAME", help="Statistic to compute; omit to list them.")] = None,
+    data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    param: Annotated[
+        list[str], typer.Option("--param", metavar="KEY=VALUE", help="Parameter key=value, repeatable.")
+    ] = [],  # noqa: B006
+    format: Annotated[
+        str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
+    ] = "table",
 ) -> None:
     """List the statistics, or compute one over a dataset."""
     from pipeline import stats as library
@@ -248,8 +268,10 @@ def stats(
 @app.command()
 @clean_errors
 def report(
-    out: Annotated[Path, typer.Option(help="Report folder to write, e.g. reports/NAME (index.html, charts/).")],
-    data: Annotated[list[Path], typer.Option(help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    out: Annotated[
+        Path, typer.Option(metavar="DIR", help="Report folder to write, e.g. reports/NAME (index.html, charts/).")
+    ],
+    data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
 ) -> None:
     """Write the strategy report: an offline HTML page with a chart per statistic, PNG and SVG too."""
     from pipeline.report.page import build_report
