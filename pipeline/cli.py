@@ -57,6 +57,14 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
+def _reader_left() -> None:
+    """The reader of standard output closed it (``truc policies | head -1``): stop quietly, as a Unix tool
+    does, with the exit code of a broken pipe (128 + SIGPIPE), and without Python's complaint at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(141)
+
+
 def clean_errors(command: F) -> F:
     """Turn the library's input errors into one line and exit code 1."""
 
@@ -68,6 +76,8 @@ def clean_errors(command: F) -> F:
             raise
         except KeyboardInterrupt:
             _fail("interrupted; nothing was written", 130)
+        except BrokenPipeError:
+            _reader_left()
         except Exception as exc:
             if os.environ.get("TRUC_DEBUG") or not isinstance(exc, _known_errors()):
                 raise
@@ -222,10 +232,14 @@ def import_(
 @app.command()
 @clean_errors
 def export(
-    out: Annotated[Path, typer.Option(metavar="FILE", help="The .truc file to write (canonical text).")],
+    out: Annotated[
+        Path, typer.Option(metavar="FILE", help="The .truc file to write (canonical text); - for standard output.")
+    ],
     data: Annotated[
-        list[Path], typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to write several.")
+        list[Path],
+        typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to write several."),
     ] = [],  # noqa: B006
+    overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
     """Write the games of one dataset or several as canonical .truc text."""
@@ -233,9 +247,10 @@ def export(
 
     if not data:
         _fail("--data is required: the dataset to export")
+    to_stdout = str(out) == "-"
     with _progress(quiet, "exporting") as update:
-        count = export_dataset(data, out, progress=update)
-    typer.echo(f"exported {count:,} games to {out}")
+        count = export_dataset(data, sys.stdout if to_stdout else out, progress=update, overwrite=overwrite)
+    typer.echo(f"exported {count:,} games to {'standard output' if to_stdout else out}", err=to_stdout)
 
 
 @app.command()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,31 @@ def test_an_output_under_a_file_is_one_line_naming_the_file(command: str, tmp_pa
     assert last == f"error: cannot write {out}: {tmp_path / 'notes'} is a file, not a folder"
     assert "Traceback" not in result.output and ".tmp" not in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
+
+
+def test_export_to_standard_output_and_over_an_existing_file(tmp_path: Path, sim_dataset_2p: Path) -> None:
+    """``--out -`` writes the text on stdout and the count on stderr; an existing file needs --overwrite."""
+    out = tmp_path / "games.truc"
+    written = run("export", "--data", str(sim_dataset_2p), "--out", str(out), "--quiet")
+    assert written.exit_code == 0 and written.stdout.startswith("exported ")
+    piped = run("export", "--data", str(sim_dataset_2p), "--out", "-", "--quiet")
+    assert piped.exit_code == 0 and piped.stdout == out.read_text()
+    assert re.fullmatch(r"exported [\d,]+ games to standard output\n", piped.stderr)
+    text = out.read_text()
+    again = run("export", "--data", str(sim_dataset_2p), "--out", str(out), "--quiet")
+    assert (
+        again.exit_code == 1
+        and again.stderr == f"error: {out} already exists: choose another --out or pass --overwrite\n"
+    )
+    replaced = run("export", "--data", str(sim_dataset_2p), "--out", str(out), "--overwrite", "--quiet")
+    assert replaced.exit_code == 0 and out.read_text() == text
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
+    """``truc policies | head -1``: no error line and no Python complaint, the exit code of a broken pipe."""
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()", "policies"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # before the command has started writing
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""

@@ -16,9 +16,11 @@ Data under ``tests/data/``:
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import random
+import stat
 from pathlib import Path
 
 import duckdb
@@ -412,9 +414,42 @@ def test_export_refuses_a_dataset_that_does_not_replay(
 def test_exported_file_is_an_ordinary_file(tmp_path: Path) -> None:
     import_files([DATA / "canonical" / "two_players.truc"], tmp_path / "data")
     (tmp_path / "out.truc").write_text("old", "utf-8")
-    export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    export_dataset(tmp_path / "data", tmp_path / "out.truc", overwrite=True)
     assert (tmp_path / "out.truc").stat().st_mode & 0o777 == 0o666 & ~_umask()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "out.truc"]
+    assert (tmp_path / "out.truc").read_text() == (DATA / "canonical" / "two_players.truc").read_text()
+
+
+def test_export_keeps_an_existing_file_unless_told_to_replace_it(tmp_path: Path) -> None:
+    """The file at ``--out`` may be the hand-written history the dataset came from: it is kept, whole."""
+    source = tmp_path / "mine.truc"
+    source.write_text((DATA / "canonical" / "two_players.truc").read_text() + "; my notes\n", "utf-8")
+    import_files([source], tmp_path / "data")
+    before = source.read_bytes()
+    with pytest.raises(DatasetError, match=r"mine.truc already exists: choose another --out or pass --overwrite"):
+        export_dataset(tmp_path / "data", source)
+    assert source.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "mine.truc"]
+
+
+def test_export_never_renames_onto_a_pipe_or_a_folder(tmp_path: Path) -> None:
+    """Renaming the text onto a named pipe (or ``/dev/full``) would replace it rather than write to it."""
+    import_files([DATA / "canonical" / "two_players.truc"], tmp_path / "data")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "folder").mkdir()
+    for name in ("pipe", "folder"):
+        with pytest.raises(DatasetError, match=rf"{name} exists and is not an ordinary file .*--out -"):
+            export_dataset(tmp_path / "data", tmp_path / name, overwrite=True)
+    assert stat.S_ISFIFO((tmp_path / "pipe").stat().st_mode) and (tmp_path / "folder").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "folder", "pipe"]
+
+
+def test_export_to_a_stream_writes_the_same_text(tmp_path: Path) -> None:
+    import_files([DATA / "canonical" / "two_players.truc", DATA / "canonical" / "raises_4p.truc"], tmp_path / "data")
+    export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    stream = io.StringIO()
+    assert export_dataset(tmp_path / "data", stream) == 2
+    assert stream.getvalue() == (tmp_path / "out.truc").read_text()
 
 
 def _umask() -> int:

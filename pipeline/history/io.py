@@ -4,7 +4,8 @@
 ``rows.add_game``, and writes the four tables and a manifest through ``store.atomic_dataset``: an import
 that fails leaves nothing at ``out``. ``export_dataset`` reads the tables back in chunks of games, replays
 each game from its rows through the same visitor (lines built from rows instead of text), and writes the
-engine's records as canonical text (``writer``) to a temporary file renamed into place at the end.
+engine's records as canonical text (``writer``) to a temporary file renamed into place at the end (or to
+an open stream, such as standard output).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import polars as pl
 import pyarrow.dataset as ds
@@ -362,7 +363,9 @@ def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
         yield record_text(record)
 
 
-def export_dataset(data: Path | Sequence[Path], out: Path, progress: Progress | None = None) -> int:
+def export_dataset(
+    data: Path | Sequence[Path], out: Path | TextIO, progress: Progress | None = None, overwrite: bool = False
+) -> int:
     """Write every game of ``data`` as canonical text to ``out``; return the games written. ``data`` is what
     the statistics read: a dataset folder, a folder of datasets (one per run), or several of either; the
     datasets are written one after the other in that order (``store.dataset_folders``), each one's games
@@ -370,40 +373,62 @@ def export_dataset(data: Path | Sequence[Path], out: Path, progress: Progress | 
 
     Each game is replayed through the engine from its events (so ``end`` values and ``Result`` are the
     engine's, and a dataset that does not replay is a ``DatasetError``). Every dataset is checked before
-    anything is written. The text goes to a temporary file beside ``out``, renamed into place once
-    complete. ``progress`` is told the games written after each chunk of ``CHUNK_GAMES``, out of all of
-    them.
+    anything is written. A file ``out`` is refused when it exists, unless ``overwrite`` (it may be the
+    hand-written history the dataset was imported from); the text goes to a temporary file beside it,
+    renamed into place once complete. ``out`` may also be an open text stream (the CLI's ``--out -``,
+    standard output), written as the games are replayed. ``progress`` is told the games written after each
+    chunk of ``CHUNK_GAMES``, out of all of them.
     """
-    out = Path(out)
+    if isinstance(out, str | Path):
+        _check_text_output(Path(out), overwrite)
     datasets: list[tuple[Path, pl.DataFrame]] = []
     for folder in dataset_folders(data):
         games = pl.from_arrow(read_table(folder, "games"))
         assert isinstance(games, pl.DataFrame)
         datasets.append((folder, games.sort("game_id")))
-    total = sum(games.height for _, games in datasets)
+    if not isinstance(out, str | Path):
+        return _write_games(out, datasets, progress)
+    out = Path(out)
     temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         stream = temp.open("x", encoding="utf-8", newline="\n")
     except OSError as exc:
         raise cannot_write(out, exc) from exc
-    written = 0
     try:
         with stream:
-            hands = 0
-            for folder, games in datasets:
-                for start in range(0, games.height, CHUNK_GAMES):
-                    chunk = games.slice(start, CHUNK_GAMES)
-                    for text in _game_texts(folder, chunk):
-                        if written:
-                            stream.write("\n")
-                        stream.write(text)
-                        written += 1
-                    hands += int(chunk["hands"].sum())
-                    if progress is not None:
-                        progress(written, total, written, hands)
+            written = _write_games(stream, datasets, progress)
         os.replace(temp, out)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
+    return written
+
+
+def _check_text_output(out: Path, overwrite: bool) -> None:
+    """Refuse to replace what ``out`` names unless asked to, and anything but an ordinary file (renaming
+    the text onto a device or a pipe would replace it instead of writing to it)."""
+    if not out.exists():
+        return
+    if not overwrite:
+        raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
+    if not out.is_file():
+        raise DatasetError(f"{out} exists and is not an ordinary file (write to standard output with --out -)")
+
+
+def _write_games(stream: TextIO, datasets: list[tuple[Path, pl.DataFrame]], progress: Progress | None) -> int:
+    """Each dataset's games, replayed and written one after the other, a blank line between games."""
+    total = sum(games.height for _, games in datasets)
+    written = hands = 0
+    for folder, games in datasets:
+        for start in range(0, games.height, CHUNK_GAMES):
+            chunk = games.slice(start, CHUNK_GAMES)
+            for text in _game_texts(folder, chunk):
+                if written:
+                    stream.write("\n")
+                stream.write(text)
+                written += 1
+            hands += int(chunk["hands"].sum())
+            if progress is not None:
+                progress(written, total, written, hands)
     return written
