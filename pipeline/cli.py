@@ -261,6 +261,10 @@ def stats(
     param: Annotated[
         list[str], typer.Option("--param", metavar="KEY=VALUE", help="Parameter key=value, repeatable.")
     ] = [],  # noqa: B006
+    columns: Annotated[
+        list[str],
+        typer.Option(metavar="COL,...", help="Print only these columns, in this order; repeatable."),
+    ] = [],  # noqa: B006
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
     ] = "table",
@@ -276,8 +280,9 @@ def stats(
         _fail(f"--format {format!r} is not one of table, csv, json")
     if not data:
         _fail("--data is required to compute a statistic")
+    names = [column.strip() for item in columns for column in item.split(",") if column.strip()]
     frame = library.compute(name, data, _pairs(param, "--param"))
-    typer.echo(library.render(frame, format))
+    typer.echo(library.render(library.select_columns(frame, names, name), format))
 
 
 @app.command()

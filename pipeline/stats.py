@@ -307,6 +307,17 @@ def compute(name: str, data: Path | Sequence[Path], params: Mapping[str, str] | 
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
 
 
+def select_columns(frame: pl.DataFrame, columns: Sequence[str], name: str = "the statistic") -> pl.DataFrame:
+    """``frame`` with only ``columns``, in that order (all of them when none is named): a statistic of 37
+    columns is hard to read as a table. An unknown column is a ``StatsError`` naming those there are."""
+    if not columns:
+        return frame
+    unknown = [column for column in columns if column not in frame.columns]
+    if unknown:
+        raise StatsError(f"{name} has no column {', '.join(map(repr, unknown))}; columns: {', '.join(frame.columns)}")
+    return frame.select(list(dict.fromkeys(columns)))
+
+
 def render(frame: pl.DataFrame, format: str = "table") -> str:
     """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
     row objects, nulls as null)."""

@@ -150,3 +150,14 @@ def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
     process.stdout.close()  # before the command has started writing
     assert process.wait(timeout=60) == 141
     assert process.stderr.read() == b""
+
+
+def test_stats_prints_the_columns_asked_for(sim_dataset_2p: Path) -> None:
+    args = ["stats", "variant_comparison", "--data", str(sim_dataset_2p), "--format", "csv"]
+    result = run(*args, "--columns", "variant, fold_rate", "--columns", "games")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "variant,fold_rate,games" and lines[1].startswith("catalan,")
+    unknown = run(*args, "--columns", "variant,nope")
+    assert unknown.exit_code == 1 and unknown.stdout == ""
+    assert unknown.stderr.startswith("error: variant_comparison has no column 'nope'; columns: variant, players,")

@@ -852,6 +852,16 @@ def test_render_formats(tmp_path: Path) -> None:
         stats.render(frame, "xml")
 
 
+def test_select_columns_keeps_the_named_ones_in_order(tmp_path: Path) -> None:
+    frame = stats.compute("tie_frequency", mano_dataset(tmp_path / "data"))
+    picked = stats.select_columns(frame, ["count", "variant", "count"], "tie_frequency")
+    assert picked.columns == ["count", "variant"] and picked.height == frame.height
+    assert picked["count"].to_list() == frame["count"].to_list()
+    assert stats.select_columns(frame, []) is frame
+    with pytest.raises(stats.StatsError, match=r"tie_frequency has no column 'nope', 'x'; columns: variant, "):
+        stats.select_columns(frame, ["variant", "nope", "x"], "tie_frequency")
+
+
 def check_variant_invariants(data: Path) -> None:
     """Counts of the variant statistics that must add up on any dataset."""
     hands = pl.read_parquet(store.table_glob(data, "hands"))
