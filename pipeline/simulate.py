@@ -10,6 +10,7 @@ Memory: a worker holds one chunk's rows at a time, writes them, and returns only
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -111,6 +112,13 @@ def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) 
     return hands, counts
 
 
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C (which a terminal sends to every process of the command): the parent alone
+    stops, terminates the pool and removes the unfinished dataset, with one line said, where each worker
+    would print a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def simulate(
     spec: SimulationSpec,
     out: Path,
@@ -157,7 +165,8 @@ def simulate(
                 collect(_run_chunk(chunk), chunk[5] - chunk[4])
         else:
             method = "fork" if sys.platform.startswith("linux") else "spawn"
-            with multiprocessing.get_context(method).Pool(min(spec.workers, len(chunks))) as pool:
+            workers = min(spec.workers, len(chunks))
+            with multiprocessing.get_context(method).Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
                 for chunk, result in zip(chunks, pool.imap(_run_chunk, chunks), strict=True):
                     collect(result, chunk[5] - chunk[4])
         seconds = time.perf_counter() - started

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -161,3 +164,27 @@ def test_stats_prints_the_columns_asked_for(sim_dataset_2p: Path) -> None:
     unknown = run(*args, "--columns", "variant,nope")
     assert unknown.exit_code == 1 and unknown.stdout == ""
     assert unknown.stderr.startswith("error: variant_comparison has no column 'nope'; columns: variant, players,")
+
+
+def test_ctrl_c_during_a_run_with_workers_is_one_line_and_leaves_nothing(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches every process of the command: the workers leave it to the parent, which
+    stops them and removes the unfinished dataset (each worker used to print 'Process ForkPoolWorker-N:'
+    and the start of a traceback)."""
+    out = tmp_path / "d"
+    args = ["simulate", "--games", "100000", "--players", "2", "--workers", "2", "--quiet", "--out", str(out)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pipeline.cli import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".d.tmp-*/games/part-*.parquet")):  # the workers are at work
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert stderr.decode() == "error: interrupted; nothing was written\n" and stdout == b""
+    assert list(tmp_path.iterdir()) == []
