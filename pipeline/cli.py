@@ -211,7 +211,9 @@ def simulate(
 @app.command("import")
 @clean_errors
 def import_(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="The .truc files to read.")],
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE", help="The .truc files to read; - reads standard input.")
+    ],
     out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create.")],
     overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
     skip_invalid: Annotated[
@@ -223,7 +225,8 @@ def import_(
     from pipeline.history.io import import_files
 
     with _progress(quiet, "importing") as update:
-        result = import_files(files, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
+        sources = [sys.stdin.buffer if str(path) == "-" else path for path in files]
+        result = import_files(sources, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
     for problem in result.invalid:
         typer.echo(f"skipped: {problem}", err=True)
     typer.echo(f"imported {result.games:,} games, {result.hands:,} hands to {out}")

@@ -188,3 +188,14 @@ def test_ctrl_c_during_a_run_with_workers_is_one_line_and_leaves_nothing(tmp_pat
     assert process.returncode == 130
     assert stderr.decode() == "error: interrupted; nothing was written\n" and stdout == b""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_import_reads_standard_input(tmp_path: Path, sim_dataset_2p: Path) -> None:
+    """``truc export --out - | truc import - --out d`` keeps every game."""
+    text = run("export", "--data", str(sim_dataset_2p), "--out", "-", "--quiet").stdout
+    result = runner.invoke(app, ["import", "-", "--out", str(tmp_path / "d"), "--quiet"], input=text)
+    assert result.exit_code == 0, result.output
+    simulated = json.loads((sim_dataset_2p / "manifest.json").read_text())
+    games, hands = simulated["games"], simulated["hands"]
+    assert result.stdout == f"imported {games:,} games, {hands:,} hands to {tmp_path / 'd'}\n"
+    assert json.loads((tmp_path / "d" / "manifest.json").read_text())["sources"] == ["<stdin>"]

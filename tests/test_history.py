@@ -685,3 +685,23 @@ def test_damaged_text_raises_only_history_errors(variant: str, seed: int, edits:
             lines = ["x"]
     with contextlib.suppress(HistoryError):
         read_text("\n".join(lines), "fuzz.truc")
+
+
+def test_import_from_a_stream_is_the_import_of_the_file(tmp_path: Path) -> None:
+    """``truc import -``: standard input, read whole, named ``<stdin>`` in errors and in ``games.source``."""
+    path = DATA / "canonical" / "raises_4p.truc"
+    import_files([path], tmp_path / "file")
+    result = import_files([io.BytesIO(path.read_bytes())], tmp_path / "stream")
+    assert result.manifest["sources"] == ["<stdin>"]
+    for name in TABLES:
+        want = pl.read_parquet(tmp_path / "file" / name / "*.parquet")
+        got = pl.read_parquet(tmp_path / "stream" / name / "*.parquet")
+        if name == "games":
+            assert set(got["source"]) == {"<stdin>"}
+            want, got = want.drop("source"), got.drop("source")
+        assert_frame_equal(got, want)
+    with pytest.raises(HistoryError, match=r"^<stdin>:1: 'nonsense':"):
+        import_files([io.BytesIO(b"nonsense\n")], tmp_path / "bad")
+    with pytest.raises(HistoryError, match="standard input can be read only once"):
+        import_files([io.BytesIO(b""), io.BytesIO(b"")], tmp_path / "twice")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "stream"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import polars as pl
 import pyarrow.dataset as ds
@@ -183,8 +183,12 @@ class _Rows:
         self.batches = new_batches()
 
 
+STDIN_NAME = "<stdin>"
+"""How a history read from standard input (``truc import -``) is named in errors and in ``games.source``."""
+
+
 def import_files(
-    paths: Sequence[Path],
+    paths: Sequence[Path | BinaryIO],
     out: Path,
     *,
     overwrite: bool = False,
@@ -195,23 +199,29 @@ def import_files(
 
     Strict by default: the first error raises a ``HistoryError`` and nothing is written. With
     ``skip_invalid`` every invalid game (and every unreadable file) is skipped and reported in ``invalid``.
-    ``progress`` is told the bytes read after each part written and each file.
+    ``progress`` is told the bytes read after each part written and each file. A source may be an open
+    binary stream instead of a path (the CLI's ``-``, standard input), read whole first and named
+    ``<stdin>``.
     """
-    paths = [Path(p) for p in paths]
     if not paths:
         raise HistoryError("", None, "no history files to import")
-    for path in paths:
-        if not path.exists():
+    streams = [p for p in paths if not isinstance(p, str | Path)]
+    if len(streams) > 1:
+        raise HistoryError(STDIN_NAME, None, "standard input can be read only once")
+    piped = streams[0].read() if streams else b""
+    sources = [Path(p) if isinstance(p, str | Path) else None for p in paths]
+    for path in sources:
+        if path is not None and not path.exists():
             raise HistoryError(str(path), None, "no such file")
     invalid: list[str] = []
-    sizes = [path.stat().st_size if path.is_file() else 0 for path in paths]
+    sizes = [len(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources]
     with atomic_dataset(Path(out), overwrite) as root:
         rows = _Rows(root, progress, sum(sizes))
-        for path, size in zip(paths, sizes, strict=True):
-            source = str(path)
+        for path, size in zip(sources, sizes, strict=True):
+            source = STDIN_NAME if path is None else str(path)
             games_before = rows.games
             try:
-                text = load_text(path)
+                text = decode(piped, STDIN_NAME) if path is None else load_text(path)
             except HistoryError as exc:
                 if not skip_invalid:
                     raise
@@ -219,7 +229,8 @@ def import_files(
                 rows.end_file(size)
                 continue
             rows.begin_file(size, text)
-            visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(rows.add, source=path.name))
+            name = STDIN_NAME if path is None else path.name
+            visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(rows.add, source=name))
             parse(text, visitor, source)
             rows.end_file(size)
             invalid.extend(str(error) for error in visitor.errors)
@@ -232,7 +243,7 @@ def import_files(
             rows.flush()
         manifest = {
             "kind": "import",
-            "sources": [str(p) for p in paths],
+            "sources": [STDIN_NAME if p is None else str(p) for p in sources],
             "skip_invalid": skip_invalid,
             "games": rows.games,
             "hands": rows.hands,
