@@ -268,6 +268,9 @@ def stats(
         list[str],
         typer.Option(metavar="COL,...", help="Print only these columns, in this order; repeatable."),
     ] = [],  # noqa: B006
+    describe: Annotated[
+        bool, typer.Option("--describe", help="Print what the statistic returns (grain, rows, columns) and stop.")
+    ] = False,
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
     ] = "table",
@@ -279,13 +282,16 @@ def stats(
         for stat in library.list_statistics():
             typer.echo(f"{stat.name}: {stat.description}")
         return
+    if describe:
+        typer.echo(library.describe(name))
+        return
     if format not in ("table", "csv", "json"):
         _fail(f"--format {format!r} is not one of table, csv, json")
     if not data:
         _fail("--data is required to compute a statistic")
     names = [column.strip() for item in columns for column in item.split(",") if column.strip()]
-    frame = library.compute(name, data, _pairs(param, "--param"))
-    typer.echo(library.render(library.select_columns(frame, names, name), format))
+    frame = library.compute(name, data, _pairs(param, "--param"), names)
+    typer.echo(library.render(frame, format))
 
 
 @app.command()

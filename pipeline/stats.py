@@ -286,15 +286,19 @@ def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> di
     return values
 
 
-def compute(name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None) -> pl.DataFrame:
-    """Run the statistic ``name`` over one dataset folder or several together.
+def compute(
+    name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None, columns: Sequence[str] = ()
+) -> pl.DataFrame:
+    """Run the statistic ``name`` over one dataset folder or several together; only ``columns``, in that
+    order, when some are named (``check_columns``).
 
     Several folders are read as one dataset (their games kept apart: rows are joined within a folder).
-    Raises ``StatsError`` for an unknown statistic, an unknown parameter or a bad value, and
+    Raises ``StatsError`` for an unknown statistic, column or parameter or a bad value, and
     ``store.DatasetError`` when a folder is missing, incomplete or unreadable.
     """
     statistic = get_statistic(name)
     values = resolve_params(statistic, params)
+    selected = check_columns(statistic, columns)
     folders = store.dataset_folders(data)
     with duckdb.connect(":memory:") as con:
         try:
@@ -304,18 +308,30 @@ def compute(name: str, data: Path | Sequence[Path], params: Mapping[str, str] | 
             first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             where = ", ".join(str(f) for f in folders)
             raise store.DatasetError(f"cannot read dataset {where}: {first_line}") from exc
-    return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
+    return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True).select(selected)
 
 
-def select_columns(frame: pl.DataFrame, columns: Sequence[str], name: str = "the statistic") -> pl.DataFrame:
-    """``frame`` with only ``columns``, in that order (all of them when none is named): a statistic of 37
-    columns is hard to read as a table. An unknown column is a ``StatsError`` naming those there are."""
-    if not columns:
-        return frame
-    unknown = [column for column in columns if column not in frame.columns]
+def check_columns(statistic: Statistic, columns: Sequence[str]) -> list[str]:
+    """The columns of ``statistic`` named in ``columns`` (each once, in that order), all of them when none is
+    named: a statistic of 37 columns is hard to read as a table. An unknown name is a ``StatsError``
+    listing the statistic's columns, raised before any data is read."""
+    unknown = [column for column in columns if column not in statistic.columns]
     if unknown:
-        raise StatsError(f"{name} has no column {', '.join(map(repr, unknown))}; columns: {', '.join(frame.columns)}")
-    return frame.select(list(dict.fromkeys(columns)))
+        raise StatsError(
+            f"{statistic.name} has no column {', '.join(map(repr, unknown))}; columns: {', '.join(statistic.columns)}"
+        )
+    return list(dict.fromkeys(columns)) or list(statistic.columns)
+
+
+def describe(name: str) -> str:
+    """What the statistic ``name`` returns, from the header comment of its SQL file: its grain, the rows it
+    counts and the definition of every column (``truc stats NAME --describe``)."""
+    lines = []
+    for line in get_statistic(name).sql().splitlines():
+        if not line.startswith("--"):
+            break
+        lines.append(line[3:] if line.startswith("-- ") else line[2:])
+    return "\n".join(lines).strip()
 
 
 def render(frame: pl.DataFrame, format: str = "table") -> str:

@@ -161,6 +161,8 @@ def test_stats_prints_the_columns_asked_for(sim_dataset_2p: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "variant,fold_rate,games" and lines[1].startswith("catalan,")
+    described = run("stats", "fold_rates", "--describe")
+    assert described.exit_code == 0 and described.stdout.startswith("fold_rates: how often a seat folds")
     unknown = run(*args, "--columns", "variant,nope")
     assert unknown.exit_code == 1 and unknown.stdout == ""
     assert unknown.stderr.startswith("error: variant_comparison has no column 'nope'; columns: variant, players,")

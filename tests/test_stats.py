@@ -852,14 +852,23 @@ def test_render_formats(tmp_path: Path) -> None:
         stats.render(frame, "xml")
 
 
-def test_select_columns_keeps_the_named_ones_in_order(tmp_path: Path) -> None:
-    frame = stats.compute("tie_frequency", mano_dataset(tmp_path / "data"))
-    picked = stats.select_columns(frame, ["count", "variant", "count"], "tie_frequency")
+def test_columns_named_are_kept_in_order(tmp_path: Path) -> None:
+    data = mano_dataset(tmp_path / "data")
+    frame = stats.compute("tie_frequency", data)
+    picked = stats.compute("tie_frequency", data, columns=["count", "variant", "count"])
     assert picked.columns == ["count", "variant"] and picked.height == frame.height
     assert picked["count"].to_list() == frame["count"].to_list()
-    assert stats.select_columns(frame, []) is frame
     with pytest.raises(stats.StatsError, match=r"tie_frequency has no column 'nope', 'x'; columns: variant, "):
-        stats.select_columns(frame, ["variant", "nope", "x"], "tie_frequency")
+        stats.compute("tie_frequency", tmp_path / "no dataset needed", columns=["variant", "nope", "x"])
+
+
+@pytest.mark.parametrize("name", sorted(stats.STATISTICS))
+def test_describe_defines_every_column(name: str) -> None:
+    """``truc stats NAME --describe``: the SQL file's header, which states the grain and defines every column."""
+    text = stats.describe(name)
+    assert text.startswith(f"{name}: ") and "Grain:" in text and "--" not in text.splitlines()[0]
+    missing = [column for column in stats.get_statistic(name).columns if column not in text]
+    assert not missing, f"{name}'s header does not define {missing}"
 
 
 def check_variant_invariants(data: Path) -> None:
