@@ -22,9 +22,10 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+import uuid
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -225,10 +226,7 @@ def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
     ``out`` is left as it was.
     """
     out = Path(out)
-    if out.exists() and not overwrite:
-        raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
-    if out.exists() and not out.is_dir():
-        raise DatasetError(f"{out} exists and is not a folder")
+    _check_output(out, overwrite, Path.is_dir, "a folder")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
@@ -249,6 +247,41 @@ def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
         shutil.rmtree(trash, ignore_errors=True)
     else:
         os.replace(tmp, out)
+
+
+@contextlib.contextmanager
+def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
+    """Yield a UTF-8 text stream on a temporary file beside ``out``; on success rename it to ``out``.
+
+    Refuses an existing ``out`` unless ``overwrite``, and anything but an ordinary file even then (renaming
+    onto a device or a named pipe would replace it rather than write to it). On any error the temporary
+    file is removed and ``out`` is left as it was.
+    """
+    out = Path(out)
+    _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
+    temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        stream = temp.open("x", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise cannot_write(out, exc) from exc
+    try:
+        with stream:
+            yield stream
+        os.replace(temp, out)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
+def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
+    """An existing ``out`` is replaced only when asked to, and only by an output of its own kind."""
+    if not out.exists():
+        return
+    if not overwrite:
+        raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
+    if not is_kind(out):
+        raise DatasetError(f"{out} exists and is not {kind}")
 
 
 def cannot_write(out: Path, exc: OSError) -> DatasetError:

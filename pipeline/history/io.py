@@ -11,8 +11,6 @@ an open stream, such as standard output).
 from __future__ import annotations
 
 import json
-import os
-import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,7 +45,7 @@ from pipeline.store import (
     DatasetError,
     TableBatch,
     atomic_dataset,
-    cannot_write,
+    atomic_file,
     dataset_folders,
     new_batches,
     read_table,
@@ -385,13 +383,11 @@ def export_dataset(
     Each game is replayed through the engine from its events (so ``end`` values and ``Result`` are the
     engine's, and a dataset that does not replay is a ``DatasetError``). Every dataset is checked before
     anything is written. A file ``out`` is refused when it exists, unless ``overwrite`` (it may be the
-    hand-written history the dataset was imported from); the text goes to a temporary file beside it,
-    renamed into place once complete. ``out`` may also be an open text stream (the CLI's ``--out -``,
-    standard output), written as the games are replayed. ``progress`` is told the games written after each
-    chunk of ``CHUNK_GAMES``, out of all of them.
+    hand-written history the dataset was imported from); the text goes to a temporary file beside it
+    (``store.atomic_file``), renamed into place once complete. ``out`` may also be an open text stream (the
+    CLI's ``--out -``, standard output), written as the games are replayed. ``progress`` is told the games
+    written after each chunk of ``CHUNK_GAMES``, out of all of them.
     """
-    if isinstance(out, str | Path):
-        _check_text_output(Path(out), overwrite)
     datasets: list[tuple[Path, pl.DataFrame]] = []
     for folder in dataset_folders(data):
         games = pl.from_arrow(read_table(folder, "games"))
@@ -399,32 +395,8 @@ def export_dataset(
         datasets.append((folder, games.sort("game_id")))
     if not isinstance(out, str | Path):
         return _write_games(out, datasets, progress)
-    out = Path(out)
-    temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        stream = temp.open("x", encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise cannot_write(out, exc) from exc
-    try:
-        with stream:
-            written = _write_games(stream, datasets, progress)
-        os.replace(temp, out)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    return written
-
-
-def _check_text_output(out: Path, overwrite: bool) -> None:
-    """Refuse to replace what ``out`` names unless asked to, and anything but an ordinary file (renaming
-    the text onto a device or a pipe would replace it instead of writing to it)."""
-    if not out.exists():
-        return
-    if not overwrite:
-        raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
-    if not out.is_file():
-        raise DatasetError(f"{out} exists and is not an ordinary file (write to standard output with --out -)")
+    with atomic_file(Path(out), overwrite) as stream:
+        return _write_games(stream, datasets, progress)
 
 
 def _write_games(stream: TextIO, datasets: list[tuple[Path, pl.DataFrame]], progress: Progress | None) -> int:
