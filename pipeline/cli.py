@@ -234,6 +234,29 @@ def import_(
 
 @app.command()
 @clean_errors
+def check(
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE", help="The .truc files to check; - reads standard input.")
+    ],
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Check hand histories as an import would, writing nothing: every invalid game, then a count."""
+    from pipeline.history.io import check_files
+
+    with _progress(quiet, "checking") as update:
+        sources = [sys.stdin.buffer if str(path) == "-" else path for path in files]
+        result = check_files(sources, progress=update)
+    for problem in result.invalid:
+        typer.echo(problem)
+    verdict = "all valid" if result.ok else _count(len(result.invalid), "problem")
+    read = f"{_count(result.files, 'file')}: {_count(result.games, 'valid game')} ({_count(result.hands, 'hand')})"
+    typer.echo(f"checked {read}, {verdict}")
+    if not result.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+@clean_errors
 def export(
     out: Annotated[
         Path, typer.Option(metavar="FILE", help="The .truc file to write (canonical text); - for standard output.")
@@ -309,6 +332,11 @@ def report(
         _fail("--data is required")
     result = build_report(data, out, progress=lambda step: typer.echo(step, err=True))
     typer.echo(f"report written to {result.html}")
+
+
+def _count(n: int, thing: str) -> str:
+    """``n`` things, in English: 1 file, 2 files."""
+    return f"{n:,} {thing}{'s' * (n != 1)}"
 
 
 def _games_done(update: Callable[[int, int, int, int], None], total: int, games: int, hands: int) -> None:

@@ -18,8 +18,9 @@ from pipeline import __version__, accel
 from pipeline.cli import app
 
 runner = CliRunner()
-COMMANDS = ["variants", "policies", "simulate", "import", "export", "stats", "report"]
+COMMANDS = ["variants", "policies", "simulate", "import", "check", "export", "stats", "report"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+HISTORIES = Path(__file__).resolve().parent / "data"
 
 
 def run(*args: str):
@@ -189,6 +190,22 @@ def test_ctrl_c_during_a_run_with_workers_is_one_line_and_leaves_nothing(tmp_pat
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
     assert stderr.decode() == "error: interrupted; nothing was written\n" and stdout == b""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_lists_every_invalid_game_and_exits_1(tmp_path: Path) -> None:
+    """``truc check`` prints each problem (file:line: the line, the rule) and a count; writes nothing."""
+    valid, mixed = HISTORIES / "valid" / "two_players.truc", HISTORIES / "mixed" / "skip_invalid.truc"
+    result = run("check", str(valid), str(mixed), "--quiet")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[:2] for line in lines[:3]] == [[str(mixed), "23"], [str(mixed), "37"], [str(mixed), "62"]]
+    assert lines[0].endswith("'0 retruc': only the team that accepted the last raise may raise again [raise-right]")
+    assert lines[3:] == ["checked 2 files: 4 valid games (6 hands), 3 problems"]
+    good = runner.invoke(app, ["check", "-", "--quiet"], input=valid.read_text("utf-8"))
+    assert (good.exit_code, good.stdout) == (0, "checked 1 file: 1 valid game (3 hands), all valid\n")
+    missing = run("check", str(tmp_path / "nope.truc"))
+    assert missing.exit_code == 1 and missing.output == f"error: {tmp_path / 'nope.truc'}: no such file\n"
     assert list(tmp_path.iterdir()) == []
 
 

@@ -39,6 +39,7 @@ from pipeline.history import (
     HistoryError,
     ReplayVisitor,
     Visitor,
+    check_files,
     export_dataset,
     format_game,
     hand_from_record,
@@ -293,6 +294,45 @@ def test_skip_invalid_reports_an_undecodable_file(tmp_path: Path) -> None:
     bad = DATA / "malformed" / "undecodable.truc"
     result = import_files([bad, DATA / "valid" / "two_players.truc"], tmp_path / "data", skip_invalid=True)
     assert result.games == 1 and len(result.invalid) == 1 and "not UTF-8" in result.invalid[0]
+
+
+# ------------------------------------------------------------------------------------------------ check
+
+
+def test_check_reports_every_invalid_game_as_the_lenient_import_does(tmp_path: Path) -> None:
+    """``check_files`` finds what ``import_files(skip_invalid=True)`` skips, counts the same valid games
+    and hands, and writes nothing."""
+    paths = [DATA / "valid" / "two_players.truc", MIXED, DATA / "malformed" / "undecodable.truc"]
+    checked = check_files(paths)
+    imported = import_files(paths, tmp_path / "data", skip_invalid=True)
+    assert (checked.files, checked.games, checked.hands) == (3, imported.games, imported.hands) == (3, 4, 6)
+    assert checked.invalid == imported.invalid and len(checked.invalid) == 4 and not checked.ok
+    assert [e.split(":")[1] for e in checked.invalid[:3]] == ["23", "37", "62"]
+
+
+@pytest.mark.parametrize("path", MALFORMED, ids=_ids(MALFORMED))
+def test_check_finds_each_malformed_file_at_its_line(path: Path) -> None:
+    line, message = _expected(path)
+    result = check_files([path])
+    assert len(result.invalid) == 1 and result.games == 0
+    assert result.invalid[0].startswith(f"{path}:{line}: ") and message in result.invalid[0]
+
+
+def test_check_passes_every_valid_file_and_reads_a_stream() -> None:
+    result = check_files(VALID)
+    assert result.ok and result.files == len(VALID) and result.games >= len(VALID)
+    assert result.hands == sum(len(g.hands) for path in VALID for g in read_file(path).games)
+    piped = check_files([io.BytesIO(MIXED.read_bytes())])
+    assert [e.split(":")[:2] for e in piped.invalid] == [["<stdin>", "23"], ["<stdin>", "37"], ["<stdin>", "62"]]
+
+
+def test_check_of_a_missing_file_or_a_file_without_games_says_so(tmp_path: Path) -> None:
+    with pytest.raises(HistoryError, match="nope.truc: no such file"):
+        check_files([tmp_path / "nope.truc"])
+    (tmp_path / "notes.truc").write_text("; only a comment\n", "utf-8")
+    result = check_files([tmp_path / "notes.truc"])
+    found = f'{tmp_path / "notes.truc"}: no game found: a game begins with its tags, [Variant "catalan"]'
+    assert result.invalid == [found]
 
 
 # ------------------------------------------------------------------------------------- import and export

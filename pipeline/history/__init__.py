@@ -1,7 +1,16 @@
 """Hand histories as `.truc` text (FORMAT.md; docs/format.md): a tolerant reader that replays every game
 through the engine, a canonical writer, and the import/export entry points over a dataset."""
 
-from pipeline.history.io import ImportResult, export_dataset, import_files, load_text, read_file, record_text
+from pipeline.history.io import (
+    CheckResult,
+    ImportResult,
+    check_files,
+    export_dataset,
+    import_files,
+    load_text,
+    read_file,
+    record_text,
+)
 from pipeline.history.reader import (
     ActionLine,
     DealLine,
@@ -20,6 +29,7 @@ from pipeline.history.writer import HandText, format_game, hand_from_record, joi
 
 __all__ = [
     "ActionLine",
+    "CheckResult",
     "DealLine",
     "EndLine",
     "GameRecord",
@@ -31,6 +41,7 @@ __all__ = [
     "ReplayVisitor",
     "TagLine",
     "Visitor",
+    "check_files",
     "export_dataset",
     "format_game",
     "hand_from_record",

@@ -125,17 +125,13 @@ Progress = Callable[[int, int, int, int], None]
 written, out of ``total``) and the games and hands done so far."""
 
 
-class _Rows:
-    """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time; ``progress`` is told
-    the bytes read after each part (the file being read counted by its lines replayed) and each file."""
+class _Tally:
+    """Games and hands replayed so far, file by file; ``progress`` is told the bytes read after each file
+    and at the points the subclass reports (the file being read counted by its lines replayed)."""
 
-    def __init__(self, root: Path, progress: Progress | None = None, total: int = 0) -> None:
-        self.root = root
-        self.batches: dict[str, TableBatch] = new_batches()
-        self.parts = 0
+    def __init__(self, progress: Progress | None = None, total: int = 0) -> None:
         self.games = 0
         self.hands = 0
-        self.rows = dict.fromkeys(TABLES, 0)
         self.progress, self.total = progress, total
         self.read = 0  # bytes of the files done
         self.size, self.lines = 0, 1  # the file being read
@@ -153,6 +149,23 @@ class _Rows:
         if self.progress is not None:
             done = self.read + self.size * min(line, self.lines) // self.lines
             self.progress(done, self.total, self.games, self.hands)
+
+    def add(self, record: GameRecord, source: str) -> None:
+        """A valid game, read from the file named ``source``."""
+        self.games += 1
+        self.hands += len(record.hands)
+
+
+class _Rows(_Tally):
+    """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time (progress told after
+    each part)."""
+
+    def __init__(self, root: Path, progress: Progress | None = None, total: int = 0) -> None:
+        super().__init__(progress, total)
+        self.root = root
+        self.batches: dict[str, TableBatch] = new_batches()
+        self.parts = 0
+        self.rows = dict.fromkeys(TABLES, 0)
 
     def add(self, record: GameRecord, source: str) -> None:
         match = {column: _whole_number(record.tags.get(tag)) for tag, column in MATCH_TAGS.items()}
@@ -185,6 +198,62 @@ STDIN_NAME = "<stdin>"
 """How a history read from standard input (``truc import -``) is named in errors and in ``games.source``."""
 
 
+@dataclass(frozen=True)
+class _Sources:
+    """The history files to read, checked to exist, with their sizes; standard input read whole."""
+
+    paths: list[Path | None]  # None: standard input
+    sizes: list[int]
+    piped: bytes
+
+    @classmethod
+    def of(cls, paths: Sequence[Path | BinaryIO]) -> _Sources:
+        if not paths:
+            raise HistoryError("", None, "no history files to read")
+        streams = [p for p in paths if not isinstance(p, str | Path)]
+        if len(streams) > 1:
+            raise HistoryError(STDIN_NAME, None, "standard input can be read only once")
+        piped = streams[0].read() if streams else b""
+        sources = [Path(p) if isinstance(p, str | Path) else None for p in paths]
+        for path in sources:
+            if path is not None and not path.exists():
+                raise HistoryError(str(path), None, "no such file")
+        sizes = [len(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources]
+        return cls(sources, sizes, piped)
+
+    @property
+    def names(self) -> list[str]:
+        return [STDIN_NAME if path is None else str(path) for path in self.paths]
+
+
+def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool) -> list[str]:
+    """Read and replay every game of every source into ``tally``. Strict unless ``skip_invalid``: the
+    first error raises. Otherwise returns the error of each invalid game and unreadable or empty file."""
+    invalid: list[str] = []
+    for path, size, source in zip(sources.paths, sources.sizes, sources.names, strict=True):
+        games_before = tally.games
+        try:
+            text = decode(sources.piped, STDIN_NAME) if path is None else load_text(path)
+        except HistoryError as exc:
+            if not skip_invalid:
+                raise
+            invalid.append(str(exc))
+            tally.end_file(size)
+            continue
+        tally.begin_file(size, text)
+        name = STDIN_NAME if path is None else path.name
+        visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(tally.add, source=name))
+        parse(text, visitor, source)
+        tally.end_file(size)
+        invalid.extend(str(error) for error in visitor.errors)
+        if tally.games == games_before and not visitor.errors:
+            error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
+            if not skip_invalid:
+                raise error
+            invalid.append(str(error))
+    return invalid
+
+
 def import_files(
     paths: Sequence[Path | BinaryIO],
     out: Path,
@@ -201,47 +270,15 @@ def import_files(
     binary stream instead of a path (the CLI's ``-``, standard input), read whole first and named
     ``<stdin>``.
     """
-    if not paths:
-        raise HistoryError("", None, "no history files to import")
-    streams = [p for p in paths if not isinstance(p, str | Path)]
-    if len(streams) > 1:
-        raise HistoryError(STDIN_NAME, None, "standard input can be read only once")
-    piped = streams[0].read() if streams else b""
-    sources = [Path(p) if isinstance(p, str | Path) else None for p in paths]
-    for path in sources:
-        if path is not None and not path.exists():
-            raise HistoryError(str(path), None, "no such file")
-    invalid: list[str] = []
-    sizes = [len(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources]
+    sources = _Sources.of(paths)
     with atomic_dataset(Path(out), overwrite) as root:
-        rows = _Rows(root, progress, sum(sizes))
-        for path, size in zip(sources, sizes, strict=True):
-            source = STDIN_NAME if path is None else str(path)
-            games_before = rows.games
-            try:
-                text = decode(piped, STDIN_NAME) if path is None else load_text(path)
-            except HistoryError as exc:
-                if not skip_invalid:
-                    raise
-                invalid.append(str(exc))
-                rows.end_file(size)
-                continue
-            rows.begin_file(size, text)
-            name = STDIN_NAME if path is None else path.name
-            visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(rows.add, source=name))
-            parse(text, visitor, source)
-            rows.end_file(size)
-            invalid.extend(str(error) for error in visitor.errors)
-            if rows.games == games_before and not visitor.errors:
-                error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
-                if not skip_invalid:
-                    raise error
-                invalid.append(str(error))
+        rows = _Rows(root, progress, sum(sources.sizes))
+        invalid = _replay_sources(sources, rows, skip_invalid)
         if rows.parts == 0 or len(rows.batches["games"]):
             rows.flush()
         manifest = {
             "kind": "import",
-            "sources": [STDIN_NAME if p is None else str(p) for p in sources],
+            "sources": sources.names,
             "skip_invalid": skip_invalid,
             "games": rows.games,
             "hands": rows.hands,
@@ -253,6 +290,30 @@ def import_files(
         }
         write_manifest(root, manifest)
     return ImportResult(Path(out), rows.games, rows.hands, invalid, rows.rows, manifest)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a check of history files found: the files read, the valid games and their hands, and the
+    error of each invalid game (file, line, the rule broken) and of each unreadable or empty file."""
+
+    files: int
+    games: int
+    hands: int
+    invalid: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.invalid
+
+
+def check_files(paths: Sequence[Path | BinaryIO], *, progress: Progress | None = None) -> CheckResult:
+    """Read and replay every game of the files as an import does, writing nothing, and report every
+    invalid game rather than only the first (the reader resumes at the next game's tags)."""
+    sources = _Sources.of(paths)
+    tally = _Tally(progress, sum(sources.sizes))
+    invalid = _replay_sources(sources, tally, skip_invalid=True)
+    return CheckResult(len(sources.paths), tally.games, tally.hands, invalid)
 
 
 # ------------------------------------------------------------------------------------------------ export
