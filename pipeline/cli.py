@@ -315,6 +315,8 @@ def stats(
     names = [column.strip() for item in columns for column in item.split(",") if column.strip()]
     frame = library.compute(name, data, _pairs(param, "--param"), names)
     typer.echo(library.render(frame, format))
+    if frame.is_empty():
+        typer.echo(f"note: no rows: {library.why_empty(name)}", err=True)
 
 
 @app.command()

@@ -81,6 +81,7 @@ class Statistic:
     keys: tuple[str, ...]  # the grain, in sort order
     columns: tuple[str, ...]  # every output column, in order
     parameters: tuple[Parameter, ...] = ()
+    variants: tuple[str, ...] = ()  # the variants it counts, when not every one
 
     @property
     def sql_path(self) -> Path:
@@ -205,6 +206,7 @@ STATISTICS: dict[str, Statistic] = {
                     maximum=40.0,
                 ),
             ),
+            variants=("valencian",),
         ),
         Statistic(
             "trut",
@@ -214,12 +216,14 @@ STATISTICS: dict[str, Statistic] = {
             columns=(
                 "variant", "players", "measure", "level", "trick_no", "n", "count", "rate", *_WILSON,
             ),
+            variants=("trut", "trut-gatinaise", "trut-gatine"),
         ),
         Statistic(
             "french",
             "French Truc: redeal rate and refusals, raise sizes, the reste's frequency and outcome.",
             keys=("variant", "players", "measure", "size"),
             columns=("variant", "players", "measure", "size", "n", "count", "rate", *_WILSON),
+            variants=("french",),
         ),
         Statistic(
             "void_hands",
@@ -309,6 +313,17 @@ def compute(
             where = ", ".join(str(f) for f in folders)
             raise store.DatasetError(f"cannot read dataset {where}: {first_line}") from exc
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True).select(selected)
+
+
+def why_empty(name: str) -> str:
+    """Why the statistic ``name`` may return no rows, for a note beside an empty result: the variants it
+    counts, when it counts only some, else that the data holds nothing it counts."""
+    statistic = get_statistic(name)
+    if statistic.variants:
+        *rest, last = statistic.variants
+        variants = f"{', '.join(rest)} or {last}" if rest else last
+        return f"{name} counts only {variants} games, and the data holds none"
+    return f"the data holds no hand that {name} counts"
 
 
 def check_columns(statistic: Statistic, columns: Sequence[str]) -> list[str]:

@@ -712,6 +712,26 @@ def test_registry_lists_every_statistic() -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_a_statistic_counts_exactly_the_variants_it_declares(name: str, sim_all_variants: Path) -> None:
+    """``Statistic.variants`` (the note beside an empty result) matches the SQL: over a run of every variant
+    and player count, rows come from exactly those variants (from every variant when none is declared)."""
+    from pipeline.variants import VARIANTS
+
+    declared = stats.STATISTICS[name].variants or tuple(VARIANTS)
+    assert set(declared) <= set(VARIANTS)
+    counted = set(stats.compute(name, sim_all_variants)["variant"].to_list())
+    assert counted == set(declared)
+
+
+def test_why_empty_names_the_variants_counted() -> None:
+    assert stats.why_empty("envit") == "envit counts only valencian games, and the data holds none"
+    assert (
+        stats.why_empty("trut") == "trut counts only trut, trut-gatinaise or trut-gatine games, and the data holds none"
+    )
+    assert stats.why_empty("fold_rates") == "the data holds no hand that fold_rates counts"
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_sql_header_states_grain_columns_and_parameters(name: str) -> None:
     statistic = stats.STATISTICS[name]
     text = statistic.sql()
