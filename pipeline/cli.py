@@ -281,6 +281,28 @@ def export(
 
 @app.command()
 @clean_errors
+def datasets(
+    data: Annotated[
+        list[Path], typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable.")
+    ] = [],  # noqa: B006
+    format: Annotated[
+        str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
+    ] = "table",
+) -> None:
+    """List what datasets hold: a row per dataset and variant, player count and options, with its games,
+    hands, kind, seed and date."""
+    from pipeline.inventory import describe_datasets
+    from pipeline.stats import render
+
+    if format not in ("table", "csv", "json"):
+        _fail(f"--format {format!r} is not one of table, csv, json")
+    if not data:
+        _fail("--data is required: the datasets to describe")
+    typer.echo(render(describe_datasets(data), format))
+
+
+@app.command()
+@clean_errors
 def stats(
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="Statistic to compute; omit to list them.")] = None,
     data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006

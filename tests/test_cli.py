@@ -18,7 +18,7 @@ from pipeline import __version__, accel
 from pipeline.cli import app
 
 runner = CliRunner()
-COMMANDS = ["variants", "policies", "simulate", "import", "check", "export", "stats", "report"]
+COMMANDS = ["variants", "policies", "simulate", "import", "check", "export", "datasets", "stats", "report"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 HISTORIES = Path(__file__).resolve().parent / "data"
 
@@ -217,6 +217,20 @@ def test_an_empty_statistic_keeps_stdout_clean_and_says_why_on_stderr(sim_datase
     assert result.stderr == "note: no rows: envit counts only valencian games, and the data holds none\n"
     rows = run("stats", "first_trick_value", "--data", str(sim_dataset_2p), "--format", "csv")
     assert rows.exit_code == 0 and rows.stderr == ""
+
+
+def test_datasets_prints_a_row_per_run(sim_dataset_2p: Path, tmp_path: Path) -> None:
+    manifest = json.loads((sim_dataset_2p / "manifest.json").read_text())
+    result = run("datasets", "--data", str(sim_dataset_2p), "--format", "json")
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(result.stdout)
+    assert (row["kind"], row["variant"], row["games"], row["hands"]) == (
+        "simulation", "catalan", manifest["games"], manifest["hands"],
+    )  # fmt: skip
+    missing = run("datasets", "--data", str(tmp_path / "nope"))
+    assert (
+        missing.exit_code == 1 and missing.output == f"error: {tmp_path / 'nope'} does not exist or is not a folder\n"
+    )
 
 
 def test_import_reads_standard_input(tmp_path: Path, sim_dataset_2p: Path) -> None:

@@ -1,0 +1,49 @@
+"""``truc datasets`` (``pipeline.inventory``): what datasets hold, counted from their games table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.history import import_files
+from pipeline.inventory import COLUMNS, describe_datasets
+from pipeline.store import DatasetError
+from pipeline.variants import VARIANTS
+
+VALID = sorted((Path(__file__).parent / "data" / "valid").glob("*.truc"))
+
+
+def test_a_folder_of_runs_gives_a_row_per_run_counted_from_its_games(sim_all_variants: Path) -> None:
+    frame = describe_datasets(sim_all_variants)
+    assert tuple(frame.columns) == tuple(COLUMNS)
+    runs = [(name, players) for name, variant in VARIANTS.items() for players in variant.players]
+    assert [(row["variant"], row["players"]) for row in frame.iter_rows(named=True)] == sorted(runs)
+    for row in frame.iter_rows(named=True):
+        folder = sim_all_variants / f"{row['variant']}-{row['players']}p"
+        manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+        assert row["dataset"] == str(folder.resolve())
+        assert (row["kind"], row["seed"], row["created"]) == ("simulation", 13, manifest["created"])
+        assert (row["games"], row["hands"]) == (
+            manifest["rows"]["games"],
+            manifest["hands"],
+        )  # a rubber: more games than --games
+        assert row["complete"] == row["games"]
+        assert f"players={row['players']}" in row["options"].split()
+
+
+def test_an_import_mixing_variants_gives_a_row_per_variant_players_and_options(tmp_path: Path) -> None:
+    result = import_files(VALID, tmp_path / "cafe")
+    frame = describe_datasets([tmp_path / "cafe"])
+    assert set(frame["kind"]) == {"import"} and frame["seed"].null_count() == frame.height
+    assert frame["games"].sum() == result.games and frame["hands"].sum() == result.hands
+    assert {"catalan", "french", "trut", "trut-gatinaise", "trut-gatine", "valencian"} <= set(frame["variant"])
+    keys = list(zip(frame["variant"], frame["players"], frame["options"], strict=True))
+    assert keys == sorted(set(keys))  # one row each, in order
+
+
+def test_a_folder_that_is_not_a_dataset_is_a_dataset_error(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DatasetError, match="not a Truc Lab dataset"):
+        describe_datasets([tmp_path / "empty"])
