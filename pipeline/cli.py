@@ -265,6 +265,9 @@ def export(
         list[Path],
         typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to write several."),
     ] = [],  # noqa: B006
+    game: Annotated[
+        list[int], typer.Option(metavar="ID", help="Write only this game (its game_id) of one dataset; repeatable.")
+    ] = [],  # noqa: B006
     overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
@@ -275,8 +278,10 @@ def export(
         _fail("--data is required: the dataset to export")
     to_stdout = str(out) == "-"
     with _progress(quiet, "exporting") as update:
-        count = export_dataset(data, sys.stdout if to_stdout else out, progress=update, overwrite=overwrite)
-    typer.echo(f"exported {count:,} games to {'standard output' if to_stdout else out}", err=to_stdout)
+        count = export_dataset(
+            data, sys.stdout if to_stdout else out, progress=update, overwrite=overwrite, game_ids=game
+        )
+    typer.echo(f"exported {_count(count, 'game')} to {'standard output' if to_stdout else out}", err=to_stdout)
 
 
 @app.command()

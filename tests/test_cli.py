@@ -233,6 +233,12 @@ def test_datasets_prints_a_row_per_run(sim_dataset_2p: Path, tmp_path: Path) -> 
     )
 
 
+def test_export_of_one_game(sim_dataset_2p: Path) -> None:
+    result = run("export", "--data", str(sim_dataset_2p), "--game", "3", "--out", "-", "--quiet")
+    assert result.exit_code == 0 and result.stderr == "exported 1 game to standard output\n"
+    assert result.stdout.count("[Variant ") == 1 and "\nhand 1 dealer " in result.stdout
+
+
 def test_import_reads_standard_input(tmp_path: Path, sim_dataset_2p: Path) -> None:
     """``truc export --out - | truc import - --out d`` keeps every game."""
     text = run("export", "--data", str(sim_dataset_2p), "--out", "-", "--quiet").stdout

@@ -492,6 +492,24 @@ def test_export_to_a_stream_writes_the_same_text(tmp_path: Path) -> None:
     assert stream.getvalue() == (tmp_path / "out.truc").read_text()
 
 
+def test_export_of_chosen_games_writes_their_text_as_the_whole_export_does(tmp_path: Path) -> None:
+    """``game_ids`` writes those games of one dataset, in id order, each as in the export of every game."""
+    simulate(SimulationSpec("trut", 8, 3, {"players": "3"}), tmp_path / "run")
+    export_dataset(tmp_path / "run", tmp_path / "all.truc")
+    every = (tmp_path / "all.truc").read_text().split("\n[Variant ")
+    texts = [every[0], *("[Variant " + text for text in every[1:])]
+    assert len(texts) == 8
+    stream = io.StringIO()
+    assert export_dataset(tmp_path / "run", stream, game_ids=[6, 1]) == 2
+    assert stream.getvalue() == texts[1] + "\n" + texts[6]
+    with pytest.raises(DatasetError, match=r"run has no game 8, 9 \(8 games, ids 0 to 7\)"):
+        export_dataset(tmp_path / "run", io.StringIO(), game_ids=[9, 8, 0])
+    simulate(SimulationSpec("catalan", 2, 3, {"players": "2"}), tmp_path / "other")
+    with pytest.raises(DatasetError, match="games are chosen by id within one dataset, and --data names 2"):
+        export_dataset([tmp_path / "run", tmp_path / "other"], tmp_path / "two.truc", game_ids=[0])
+    assert not (tmp_path / "two.truc").exists()
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -434,7 +434,11 @@ def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
 
 
 def export_dataset(
-    data: Path | Sequence[Path], out: Path | TextIO, progress: Progress | None = None, overwrite: bool = False
+    data: Path | Sequence[Path],
+    out: Path | TextIO,
+    progress: Progress | None = None,
+    overwrite: bool = False,
+    game_ids: Sequence[int] = (),
 ) -> int:
     """Write every game of ``data`` as canonical text to ``out``; return the games written. ``data`` is what
     the statistics read: a dataset folder, a folder of datasets (one per run), or several of either; the
@@ -448,16 +452,38 @@ def export_dataset(
     (``store.atomic_file``), renamed into place once complete. ``out`` may also be an open text stream (the
     CLI's ``--out -``, standard output), written as the games are replayed. ``progress`` is told the games
     written after each chunk of ``CHUNK_GAMES``, out of all of them.
+
+    ``game_ids`` writes only those games (in id order), of a single dataset since ids are a dataset's own;
+    an id the dataset does not hold is a ``DatasetError``.
     """
     datasets: list[tuple[Path, pl.DataFrame]] = []
     for folder in dataset_folders(data):
         games = pl.from_arrow(read_table(folder, "games"))
         assert isinstance(games, pl.DataFrame)
         datasets.append((folder, games.sort("game_id")))
+    if game_ids:
+        datasets = [_select_games(datasets, game_ids)]
     if not isinstance(out, str | Path):
         return _write_games(out, datasets, progress)
     with atomic_file(Path(out), overwrite) as stream:
         return _write_games(stream, datasets, progress)
+
+
+def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[int]) -> tuple[Path, pl.DataFrame]:
+    """The games ``game_ids`` of the one dataset in ``datasets``."""
+    if len(datasets) != 1:
+        raise DatasetError(
+            f"games are chosen by id within one dataset, and --data names {len(datasets)}: "
+            f"name one of them ({', '.join(str(folder) for folder, _ in datasets[:3])}"
+            f"{', ...' if len(datasets) > 3 else ''})"
+        )
+    folder, games = datasets[0]
+    held = set(games["game_id"].to_list())
+    missing = sorted(set(game_ids) - held)
+    if missing:
+        span = f"ids {min(held)} to {max(held)}" if held else "no games"
+        raise DatasetError(f"{folder} has no game {', '.join(map(str, missing))} ({games.height:,} games, {span})")
+    return folder, games.filter(pl.col("game_id").is_in(list(game_ids)))
 
 
 def _write_games(stream: TextIO, datasets: list[tuple[Path, pl.DataFrame]], progress: Progress | None) -> int:
