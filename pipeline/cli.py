@@ -297,10 +297,9 @@ def datasets(
     """List what datasets hold: a row per dataset and variant, player count and options, with its games,
     hands, kind, seed and date."""
     from pipeline.inventory import describe_datasets
-    from pipeline.stats import render
+    from pipeline.stats import check_format, render
 
-    if format not in ("table", "csv", "json"):
-        _fail(f"--format {format!r} is not one of table, csv, json")
+    check_format(format)
     if not data:
         _fail("--data is required: the datasets to describe")
     typer.echo(render(describe_datasets(data), format))
@@ -335,8 +334,7 @@ def stats(
     if describe:
         typer.echo(library.describe(name))
         return
-    if format not in ("table", "csv", "json"):
-        _fail(f"--format {format!r} is not one of table, csv, json")
+    library.check_format(format)
     if not data:
         _fail("--data is required to compute a statistic")
     names = [column.strip() for item in columns for column in item.split(",") if column.strip()]

@@ -349,6 +349,14 @@ def describe(name: str) -> str:
     return "\n".join(lines).strip()
 
 
+def check_format(format: str) -> str:
+    """``format`` when ``render`` knows it, else a ``StatsError`` naming the formats (checked before any
+    data is read)."""
+    if format not in FORMATS:
+        raise StatsError(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
+    return format
+
+
 def render(frame: pl.DataFrame, format: str = "table") -> str:
     """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
     row objects, nulls as null)."""
@@ -367,7 +375,8 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
             fmt_str_lengths=200,
         ):
             return str(frame)
-    raise StatsError(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
+    check_format(format)
+    raise AssertionError(f"render lacks the format {format!r}")
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:

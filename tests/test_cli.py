@@ -239,6 +239,13 @@ def test_export_of_one_game(sim_dataset_2p: Path) -> None:
     assert result.stdout.count("[Variant ") == 1 and "\nhand 1 dealer " in result.stdout
 
 
+@pytest.mark.parametrize("command", ["stats first_trick_value", "datasets"])
+def test_an_unknown_format_is_refused_before_reading_the_data(command: str, tmp_path: Path) -> None:
+    result = run(*command.split(), "--data", str(tmp_path / "nope"), "--format", "xml")
+    assert result.exit_code == 1
+    assert result.output == "error: unknown format 'xml': choose one of table, csv, json\n"
+
+
 def test_import_reads_standard_input(tmp_path: Path, sim_dataset_2p: Path) -> None:
     """``truc export --out - | truc import - --out d`` keeps every game."""
     text = run("export", "--data", str(sim_dataset_2p), "--out", "-", "--quiet").stdout
