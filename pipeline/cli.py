@@ -212,7 +212,10 @@ def simulate(
 @clean_errors
 def import_(
     files: Annotated[
-        list[Path], typer.Argument(metavar="FILE", help="The .truc files to read; - reads standard input.")
+        list[Path],
+        typer.Argument(
+            metavar="FILE", help="The .truc files (a folder: its .truc files) to read; - reads standard input."
+        ),
     ],
     out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create.")],
     overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
@@ -236,7 +239,10 @@ def import_(
 @clean_errors
 def check(
     files: Annotated[
-        list[Path], typer.Argument(metavar="FILE", help="The .truc files to check; - reads standard input.")
+        list[Path],
+        typer.Argument(
+            metavar="FILE", help="The .truc files (a folder: its .truc files) to check; - reads standard input."
+        ),
     ],
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:

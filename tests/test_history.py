@@ -326,6 +326,18 @@ def test_check_passes_every_valid_file_and_reads_a_stream() -> None:
     assert [e.split(":")[:2] for e in piped.invalid] == [["<stdin>", "23"], ["<stdin>", "37"], ["<stdin>", "62"]]
 
 
+def test_a_folder_stands_for_its_truc_files_in_name_order(tmp_path: Path) -> None:
+    folder = DATA / "valid"
+    assert check_files([folder]) == check_files(VALID)
+    result = import_files([folder], tmp_path / "data")
+    manifest = json.loads((tmp_path / "data" / "manifest.json").read_text("utf-8"))
+    assert manifest["sources"] == [str(path) for path in VALID] and result.games == check_files(VALID).games
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("not a history\n", "utf-8")
+    with pytest.raises(HistoryError, match="empty: is a folder without .truc files"):
+        check_files([tmp_path / "empty"])
+
+
 def test_check_of_a_missing_file_or_a_file_without_games_says_so(tmp_path: Path) -> None:
     with pytest.raises(HistoryError, match="nope.truc: no such file"):
         check_files([tmp_path / "nope.truc"])

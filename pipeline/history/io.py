@@ -200,7 +200,8 @@ STDIN_NAME = "<stdin>"
 
 @dataclass(frozen=True)
 class _Sources:
-    """The history files to read, checked to exist, with their sizes; standard input read whole."""
+    """The history files to read, checked to exist (a folder stands for its `.truc` files), with their sizes;
+    standard input read whole."""
 
     paths: list[Path | None]  # None: standard input
     sizes: list[int]
@@ -214,16 +215,26 @@ class _Sources:
         if len(streams) > 1:
             raise HistoryError(STDIN_NAME, None, "standard input can be read only once")
         piped = streams[0].read() if streams else b""
-        sources = [Path(p) if isinstance(p, str | Path) else None for p in paths]
-        for path in sources:
+        sources: list[Path | None] = []
+        for item in paths:
+            path = Path(item) if isinstance(item, str | Path) else None
             if path is not None and not path.exists():
                 raise HistoryError(str(path), None, "no such file")
+            sources.extend(_files_in(path) if path is not None and path.is_dir() else [path])
         sizes = [len(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources]
         return cls(sources, sizes, piped)
 
     @property
     def names(self) -> list[str]:
         return [STDIN_NAME if path is None else str(path) for path in self.paths]
+
+
+def _files_in(folder: Path) -> list[Path]:
+    """The ``.truc`` files of a folder named as a source, in name order (not its subfolders')."""
+    files = sorted(path for path in folder.glob("*.truc") if path.is_file())
+    if not files:
+        raise HistoryError(str(folder), None, "is a folder without .truc files")
+    return files
 
 
 def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool) -> list[str]:
@@ -266,9 +277,9 @@ def import_files(
 
     Strict by default: the first error raises a ``HistoryError`` and nothing is written. With
     ``skip_invalid`` every invalid game (and every unreadable file) is skipped and reported in ``invalid``.
-    ``progress`` is told the bytes read after each part written and each file. A source may be an open
-    binary stream instead of a path (the CLI's ``-``, standard input), read whole first and named
-    ``<stdin>``.
+    ``progress`` is told the bytes read after each part written and each file. A folder stands for its
+    ``.truc`` files in name order. A source may be an open binary stream instead of a path (the CLI's ``-``,
+    standard input), read whole first and named ``<stdin>``.
     """
     sources = _Sources.of(paths)
     with atomic_dataset(Path(out), overwrite) as root:
