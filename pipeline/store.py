@@ -18,6 +18,7 @@ This module imports nothing else of ours: it is the bottom of the stack.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -25,7 +26,7 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -237,8 +238,9 @@ def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
     os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the result is an ordinary folder
     try:
         yield tmp
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        _raise_if_output_full(out, exc)
         raise
     if out.exists():
         trash = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
@@ -269,8 +271,9 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
         with stream:
             yield stream
         os.replace(temp, out)
-    except BaseException:
+    except BaseException as exc:
         temp.unlink(missing_ok=True)
+        _raise_if_output_full(out, exc)
         raise
 
 
@@ -282,6 +285,16 @@ def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], k
         raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
     if not is_kind(out):
         raise DatasetError(f"{out} exists and is not {kind}")
+
+
+_OUTPUT_ERRORS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
+"""The errors of writing an output (full disk, quota, file too large, read-only), whoever raised them: a
+``DatasetError`` names the output rather than the library's own words (pyarrow: "Error writing bytes")."""
+
+
+def _raise_if_output_full(out: Path, exc: BaseException) -> None:
+    if isinstance(exc, OSError) and exc.errno in _OUTPUT_ERRORS:
+        raise DatasetError(f"cannot write {out}: {os.strerror(exc.errno)}; nothing was written") from exc
 
 
 def cannot_write(out: Path, exc: OSError) -> DatasetError:

@@ -246,6 +246,35 @@ def test_an_unknown_format_is_refused_before_reading_the_data(command: str, tmp_
     assert result.output == "error: unknown format 'xml': choose one of table, csv, json\n"
 
 
+def _file_size_limit(limit: int) -> None:
+    """In the child: files may not grow beyond ``limit`` bytes; a write past it fails with EFBIG (the
+    signal that would kill the process instead is ignored), as on a full disk or an exhausted quota."""
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+@pytest.mark.parametrize("command", ["simulate", "export"])
+def test_an_output_that_cannot_grow_is_one_line_and_leaves_nothing(
+    command: str, tmp_path: Path, sim_dataset: Path
+) -> None:
+    out = tmp_path / "out"
+    args = {
+        "simulate": ["simulate", "--games", "2000", "--workers", "2"],
+        "export": ["export", "--data", str(sim_dataset)],
+    }[command]
+    process = subprocess.run(
+        [sys.executable, "-c", "from pipeline.cli import main; main()", *args, "--out", str(out), "--quiet"],
+        capture_output=True,
+        preexec_fn=lambda: _file_size_limit(20_000),
+        timeout=120,
+    )
+    assert process.returncode == 1
+    assert process.stderr.decode() == f"error: cannot write {out}: File too large; nothing was written\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_import_reads_standard_input(tmp_path: Path, sim_dataset_2p: Path) -> None:
     """``truc export --out - | truc import - --out d`` keeps every game."""
     text = run("export", "--data", str(sim_dataset_2p), "--out", "-", "--quiet").stdout
