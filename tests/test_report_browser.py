@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -140,9 +141,29 @@ def test_an_existing_report_is_kept_without_overwrite(tmp_path: Path) -> None:
     with pytest.raises(store.DatasetError, match="already exists"):
         render_page({}, {}, out, overwrite=False)
     assert (out / "keep.txt").read_text() == "mine"
-    render_page({}, {}, out)
-    assert not (out / "keep.txt").exists()
-    assert "No findings" in (out / "index.html").read_text("utf-8")
+    render_page({}, {}, tmp_path / "older")
+    (tmp_path / "older" / "index.html").write_text((tmp_path / "older" / "index.html").read_text() + "<!-- old -->")
+    render_page({}, {}, tmp_path / "older")  # an older report is replaced by default
+    assert "No findings" in (tmp_path / "older" / "index.html").read_text("utf-8")
+    assert "<!-- old -->" not in (tmp_path / "older" / "index.html").read_text("utf-8")
+
+
+def test_a_report_never_replaces_what_is_not_a_report(tmp_path: Path, sim_dataset_2p: Path) -> None:
+    """A mistyped ``--out`` naming a dataset, or a folder of one's own files, is refused and kept as it was,
+    before any statistic is computed."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "keep.txt").write_text("mine")
+    with pytest.raises(store.DatasetError, match="mine exists and is not a Truc Lab report: choose another --out"):
+        render_page({}, {}, mine)
+    assert [p.name for p in mine.iterdir()] == ["keep.txt"]
+    dataset = tmp_path / "run"
+    shutil.copytree(sim_dataset_2p, dataset)
+    before = sorted(str(p.relative_to(dataset)) for p in dataset.rglob("*"))
+    with pytest.raises(store.DatasetError, match="run exists and is a dataset: choose another --out"):
+        build_report([dataset], dataset)
+    assert sorted(str(p.relative_to(dataset)) for p in dataset.rglob("*")) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "run"]
 
 
 def test_a_failed_render_leaves_nothing_behind(tmp_path: Path) -> None:

@@ -167,10 +167,13 @@ def build_report(
     """Compute every statistic over the datasets ``data`` and write the report folder ``out``.
 
     Raises ``store.DatasetError`` when a dataset is missing or incomplete, or when ``out`` exists and
-    ``overwrite`` is false. Statistics that ``pipeline.stats`` does not offer are left out of the page.
+    ``overwrite`` is false or it is not a report (``_check_replaceable``). Statistics that ``pipeline.stats``
+    does not offer are left out of the page.
     """
     from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
 
+    if overwrite:
+        _check_replaceable(Path(out))  # before the statistics are computed
     say = progress or (lambda _message: None)
     paths = store.expand_datasets([Path(d) for d in data])
     if not paths:
@@ -187,6 +190,29 @@ def build_report(
         say(f"computing {name}")
         frames[name] = stats.compute(name, paths)
     return render_page(frames, manifests, out, overwrite=overwrite, progress=progress)
+
+
+_GENERATOR = '<meta name="generator" content="truc-lab '
+"""How a report's page names its maker (``_page``): the mark of a folder that a new report may replace."""
+
+
+def _check_replaceable(out: Path) -> None:
+    """A report is derived and rebuilt at will, so an older report at ``out`` (its ``index.html`` and
+    ``charts/``, nothing else) or an empty folder is replaced. Anything else there, a dataset above all, is
+    refused: a mistyped ``--out`` must not destroy a simulation."""
+    if not out.is_dir():
+        return  # absent, or not a folder: atomic_dataset says what is wrong
+    entries = {path.name for path in out.iterdir()}
+    page = out / "index.html"
+    if not entries or (entries <= {"index.html", "charts"} and page.is_file() and _made_here(page)):
+        return
+    what = "a dataset" if (out / "manifest.json").is_file() else "not a Truc Lab report"
+    raise store.DatasetError(f"{out} exists and is {what}: choose another --out (a report replaces only a report)")
+
+
+def _made_here(page: Path) -> bool:
+    with page.open("rb") as stream:
+        return _GENERATOR.encode() in stream.read(4096)
 
 
 def render_page(
@@ -222,6 +248,8 @@ def render_page(
     specs: dict[str, dict[str, Any]] = {}
     drawn: list[str] = []
     current_part = ""
+    if overwrite:
+        _check_replaceable(out)
     with store.atomic_dataset(out, overwrite) as tmp:
         charts_dir = tmp / "charts"
         charts_dir.mkdir()
@@ -559,7 +587,7 @@ def _page(
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{_esc(_CSP)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="truc-lab {_esc(__version__)}">
+{_GENERATOR}{_esc(__version__)}">
 <title>{_esc(title)}</title>
 <style>{_CSS}</style>
 <script>{_script_safe(bundle)}</script>
