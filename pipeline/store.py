@@ -220,14 +220,17 @@ def write_part(root: Path, part: int, batches: dict[str, TableBatch]) -> dict[st
 
 
 @contextlib.contextmanager
-def atomic_dataset(out: Path, overwrite: bool) -> Iterator[Path]:
+def atomic_dataset(
+    out: Path, overwrite: bool, replaceable: Callable[[Path], bool] | None = None, kind: str = "a Truc Lab dataset"
+) -> Iterator[Path]:
     """Yield a temporary folder beside ``out``; on success move it to ``out`` whole.
 
-    Refuses an existing ``out`` unless ``overwrite``. On any error the temporary folder is removed and
-    ``out`` is left as it was.
+    Refuses an existing ``out`` unless ``overwrite``, and even then unless it is ``kind``: by default a
+    dataset or an empty folder (``is_dataset_or_empty``), so that ``--out data --overwrite`` cannot delete
+    a folder of runs. On any error the temporary folder is removed and ``out`` is left as it was.
     """
     out = Path(out)
-    _check_output(out, overwrite, Path.is_dir, "a folder")
+    check_output(out, overwrite, replaceable or is_dataset_or_empty, kind)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
@@ -260,7 +263,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
     file is removed and ``out`` is left as it was.
     """
     out = Path(out)
-    _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
+    check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
     temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -277,14 +280,19 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
         raise
 
 
-def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
+def check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
     """An existing ``out`` is replaced only when asked to, and only by an output of its own kind."""
     if not out.exists():
         return
     if not overwrite:
         raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
     if not is_kind(out):
-        raise DatasetError(f"{out} exists and is not {kind}")
+        raise DatasetError(f"{out} exists and is not {kind}: choose another --out")
+
+
+def is_dataset_or_empty(path: Path) -> bool:
+    """A folder that an output dataset may replace: a dataset (it has a manifest) or an empty folder."""
+    return path.is_dir() and ((path / "manifest.json").is_file() or not any(path.iterdir()))
 
 
 _OUTPUT_ERRORS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})

@@ -160,7 +160,7 @@ def test_a_report_never_replaces_what_is_not_a_report(tmp_path: Path, sim_datase
     dataset = tmp_path / "run"
     shutil.copytree(sim_dataset_2p, dataset)
     before = sorted(str(p.relative_to(dataset)) for p in dataset.rglob("*"))
-    with pytest.raises(store.DatasetError, match="run exists and is a dataset: choose another --out"):
+    with pytest.raises(store.DatasetError, match="run exists and is not a Truc Lab report: choose another --out"):
         build_report([dataset], dataset)
     assert sorted(str(p.relative_to(dataset)) for p in dataset.rglob("*")) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "run"]

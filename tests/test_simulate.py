@@ -71,6 +71,24 @@ def test_an_existing_folder_is_refused_unless_overwrite(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["d"]  # no temporary folder left behind
 
 
+def test_overwrite_replaces_a_dataset_or_an_empty_folder_and_nothing_else(tmp_path: Path) -> None:
+    """``--out data --overwrite`` must not delete a folder of runs, nor any folder of one's own files."""
+    spec = SimulationSpec("catalan", 3, 1, {"players": "2"})
+    runs = tmp_path / "runs"
+    simulate(spec, runs / "a")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "keep.txt").write_text("mine")
+    for folder in (runs, tmp_path / "notes"):
+        before = sorted(p.relative_to(tmp_path) for p in folder.rglob("*"))
+        with pytest.raises(DatasetError, match=rf"{folder.name} exists and is not a Truc Lab dataset: choose another"):
+            simulate(spec, folder, overwrite=True)
+        assert sorted(p.relative_to(tmp_path) for p in folder.rglob("*")) == before
+    (tmp_path / "empty").mkdir()
+    simulate(spec, tmp_path / "empty", overwrite=True)
+    assert (tmp_path / "empty" / "manifest.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "notes", "runs"]
+
+
 def test_an_interrupted_run_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 2)
 

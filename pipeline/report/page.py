@@ -167,13 +167,12 @@ def build_report(
     """Compute every statistic over the datasets ``data`` and write the report folder ``out``.
 
     Raises ``store.DatasetError`` when a dataset is missing or incomplete, or when ``out`` exists and
-    ``overwrite`` is false or it is not a report (``_check_replaceable``). Statistics that ``pipeline.stats``
+    ``overwrite`` is false or it is not a report (``_is_report``). Statistics that ``pipeline.stats``
     does not offer are left out of the page.
     """
     from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
 
-    if overwrite:
-        _check_replaceable(Path(out))  # before the statistics are computed
+    store.check_output(Path(out), overwrite, _is_report, REPORT_KIND)  # before the statistics are computed
     say = progress or (lambda _message: None)
     paths = store.expand_datasets([Path(d) for d in data])
     if not paths:
@@ -192,22 +191,21 @@ def build_report(
     return render_page(frames, manifests, out, overwrite=overwrite, progress=progress)
 
 
+REPORT_KIND = "a Truc Lab report"
+
 _GENERATOR = '<meta name="generator" content="truc-lab '
 """How a report's page names its maker (``_page``): the mark of a folder that a new report may replace."""
 
 
-def _check_replaceable(out: Path) -> None:
-    """A report is derived and rebuilt at will, so an older report at ``out`` (its ``index.html`` and
-    ``charts/``, nothing else) or an empty folder is replaced. Anything else there, a dataset above all, is
-    refused: a mistyped ``--out`` must not destroy a simulation."""
+def _is_report(out: Path) -> bool:
+    """A folder a new report may replace: an older report (its ``index.html`` and ``charts/``, nothing else)
+    or an empty folder. A report is derived and rebuilt at will, so ``truc report`` replaces one by default;
+    anything else, a dataset above all, must survive a mistyped ``--out``."""
     if not out.is_dir():
-        return  # absent, or not a folder: atomic_dataset says what is wrong
+        return False
     entries = {path.name for path in out.iterdir()}
     page = out / "index.html"
-    if not entries or (entries <= {"index.html", "charts"} and page.is_file() and _made_here(page)):
-        return
-    what = "a dataset" if (out / "manifest.json").is_file() else "not a Truc Lab report"
-    raise store.DatasetError(f"{out} exists and is {what}: choose another --out (a report replaces only a report)")
+    return not entries or (entries <= {"index.html", "charts"} and page.is_file() and _made_here(page))
 
 
 def _made_here(page: Path) -> bool:
@@ -248,9 +246,7 @@ def render_page(
     specs: dict[str, dict[str, Any]] = {}
     drawn: list[str] = []
     current_part = ""
-    if overwrite:
-        _check_replaceable(out)
-    with store.atomic_dataset(out, overwrite) as tmp:
+    with store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp:
         charts_dir = tmp / "charts"
         charts_dir.mkdir()
         for name in names:
