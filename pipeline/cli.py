@@ -232,7 +232,7 @@ def import_(
         result = import_files(sources, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
     for problem in result.invalid:
         typer.echo(f"skipped: {problem}", err=True)
-    typer.echo(f"imported {result.games:,} games, {result.hands:,} hands to {out}")
+    typer.echo(f"imported {_count(result.games, 'game')}, {_count(result.hands, 'hand')} to {out}")
 
 
 @app.command()

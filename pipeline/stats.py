@@ -360,23 +360,20 @@ def check_format(format: str) -> str:
 def render(frame: pl.DataFrame, format: str = "table") -> str:
     """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
     row objects, nulls as null)."""
-    if format == "csv":
+    if check_format(format) == "csv":
         return frame.write_csv().rstrip("\n")
     if format == "json":
         return json.dumps(frame.to_dicts(), indent=1, allow_nan=False)
-    if format == "table":
-        with pl.Config(
-            tbl_rows=-1,
-            tbl_cols=-1,
-            tbl_width_chars=10_000,
-            tbl_formatting="ASCII_MARKDOWN",
-            tbl_hide_column_data_types=True,
-            tbl_hide_dataframe_shape=True,
-            fmt_str_lengths=200,
-        ):
-            return str(frame)
-    check_format(format)
-    raise AssertionError(f"render lacks the format {format!r}")
+    with pl.Config(
+        tbl_rows=-1,
+        tbl_cols=-1,
+        tbl_width_chars=10_000,
+        tbl_formatting="ASCII_MARKDOWN",
+        tbl_hide_column_data_types=True,
+        tbl_hide_dataframe_shape=True,
+        fmt_str_lengths=200,
+    ):
+        return str(frame)
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:

@@ -219,18 +219,22 @@ def write_part(root: Path, part: int, batches: dict[str, TableBatch]) -> dict[st
     return counts
 
 
+DATASET_KIND: Final = "a Truc Lab dataset"
+"""What an output dataset may replace besides an empty folder (``check_output_folder``)."""
+
+
 @contextlib.contextmanager
 def atomic_dataset(
-    out: Path, overwrite: bool, replaceable: Callable[[Path], bool] | None = None, kind: str = "a Truc Lab dataset"
+    out: Path, overwrite: bool, replaceable: Callable[[Path], bool] | None = None, kind: str = DATASET_KIND
 ) -> Iterator[Path]:
     """Yield a temporary folder beside ``out``; on success move it to ``out`` whole.
 
-    Refuses an existing ``out`` unless ``overwrite``, and even then unless it is ``kind``: by default a
-    dataset or an empty folder (``is_dataset_or_empty``), so that ``--out data --overwrite`` cannot delete
-    a folder of runs. On any error the temporary folder is removed and ``out`` is left as it was.
+    Refuses an existing ``out`` unless ``overwrite``, and even then unless it is an empty folder or
+    ``replaceable`` (by default, a dataset; ``check_output_folder``), so that ``--out data --overwrite``
+    cannot delete a folder of runs. On any error the temporary folder is removed and ``out`` is left as it was.
     """
     out = Path(out)
-    check_output(out, overwrite, replaceable or is_dataset_or_empty, kind)
+    check_output_folder(out, overwrite, replaceable, kind)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
@@ -263,7 +267,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
     file is removed and ``out`` is left as it was.
     """
     out = Path(out)
-    check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
+    _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
     temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -280,7 +284,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
         raise
 
 
-def check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
+def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
     """An existing ``out`` is replaced only when asked to, and only by an output of its own kind."""
     if not out.exists():
         return
@@ -290,9 +294,17 @@ def check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], ki
         raise DatasetError(f"{out} exists and is not {kind}: choose another --out")
 
 
-def is_dataset_or_empty(path: Path) -> bool:
-    """A folder that an output dataset may replace: a dataset (it has a manifest) or an empty folder."""
-    return path.is_dir() and ((path / "manifest.json").is_file() or not any(path.iterdir()))
+def check_output_folder(
+    out: Path, overwrite: bool, replaceable: Callable[[Path], bool] | None = None, kind: str = DATASET_KIND
+) -> None:
+    """``_check_output`` for a folder: an empty folder may always be replaced, any other only when it is
+    ``replaceable`` (by default a dataset, a folder with a manifest)."""
+    is_kind = replaceable or _is_dataset
+    _check_output(out, overwrite, lambda path: path.is_dir() and (not any(path.iterdir()) or is_kind(path)), kind)
+
+
+def _is_dataset(path: Path) -> bool:
+    return (path / "manifest.json").is_file()
 
 
 _OUTPUT_ERRORS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})

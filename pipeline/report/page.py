@@ -172,7 +172,7 @@ def build_report(
     """
     from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
 
-    store.check_output(Path(out), overwrite, _is_report, REPORT_KIND)  # before the statistics are computed
+    store.check_output_folder(Path(out), overwrite, _is_report, REPORT_KIND)  # before the statistics are computed
     say = progress or (lambda _message: None)
     paths = store.expand_datasets([Path(d) for d in data])
     if not paths:
@@ -198,14 +198,11 @@ _GENERATOR = '<meta name="generator" content="truc-lab '
 
 
 def _is_report(out: Path) -> bool:
-    """A folder a new report may replace: an older report (its ``index.html`` and ``charts/``, nothing else)
-    or an empty folder. A report is derived and rebuilt at will, so ``truc report`` replaces one by default;
-    anything else, a dataset above all, must survive a mistyped ``--out``."""
-    if not out.is_dir():
-        return False
-    entries = {path.name for path in out.iterdir()}
+    """A folder a new report may replace (as it may an empty one): an older report, its ``index.html`` and
+    ``charts/`` and nothing else. A report is derived and rebuilt at will, so ``truc report`` replaces one
+    by default; anything else, a dataset above all, must survive a mistyped ``--out``."""
     page = out / "index.html"
-    return not entries or (entries <= {"index.html", "charts"} and page.is_file() and _made_here(page))
+    return {path.name for path in out.iterdir()} <= {"index.html", "charts"} and page.is_file() and _made_here(page)
 
 
 def _made_here(page: Path) -> bool:
