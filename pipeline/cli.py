@@ -174,7 +174,14 @@ def simulate(
         list[str],
         typer.Option("--seat-policy", metavar="SEAT=SPEC", help="Policy of one seat: SEAT=NAME[:k=v,...], repeatable."),
     ] = [],  # noqa: B006
-    workers: Annotated[int, typer.Option(metavar="W", help="Worker processes; the data does not depend on it.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            metavar="W",
+            help="Worker processes; the data does not depend on it.  [default: every usable core]",
+            show_default=False,
+        ),
+    ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
@@ -203,8 +210,8 @@ def simulate(
     rows = ", ".join(f"{k} {v:,}" for k, v in result.rows.items())
     rate = result.hands / result.seconds if result.seconds else 0.0
     typer.echo(
-        f"wrote {result.games:,} games, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s, "
-        f"{rate:,.0f} hands/s"
+        f"wrote {result.games:,} games, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s "
+        f"on {_count(result.manifest['workers'], 'worker')}, {rate:,.0f} hands/s"
     )
 
 

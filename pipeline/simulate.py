@@ -10,6 +10,7 @@ Memory: a worker holds one chunk's rows at a time, writes them, and returns only
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -41,7 +42,7 @@ class SimulationSpec:
     options: Mapping[str, str] = field(default_factory=dict)
     policy: str = "threshold"
     seat_policies: Mapping[int, str] = field(default_factory=dict)
-    workers: int = 1
+    workers: int | None = None  # None: every core this process may use (``usable_cores``)
     command: str = ""
 
     def warnings(self) -> list[str]:
@@ -73,11 +74,19 @@ class SimulationResult:
     manifest: dict[str, Any]
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one), the default
+    number of workers: the data does not depend on it, so the default uses the whole machine."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
     """Check the spec; return the game configuration and the policy spec of every seat."""
     if spec.games < 1:
         raise SimulationError(f"--games must be at least 1, not {spec.games}")
-    if spec.workers < 1:
+    if spec.workers is not None and spec.workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {spec.workers}")
     config = get_variant(spec.variant).configure(spec.options)
     seats = [spec.policy] * config.players
@@ -130,6 +139,7 @@ def simulate(
     ``progress(games_done, hands_done)`` is called after each chunk.
     """
     config, seat_specs = resolve(spec)
+    asked = usable_cores() if spec.workers is None else spec.workers
     for size in (1, 3):  # computed once here, inherited by forked workers
         strength_table(config.variant, size, config.opponents)
     started = time.perf_counter()
@@ -160,12 +170,12 @@ def simulate(
             if progress:
                 progress(games_done, hands)
 
-        if spec.workers == 1 or len(chunks) == 1:
+        workers = min(asked, len(chunks))
+        if workers == 1:
             for chunk in chunks:
                 collect(_run_chunk(chunk), chunk[5] - chunk[4])
         else:
             method = "fork" if sys.platform.startswith("linux") else "spawn"
-            workers = min(spec.workers, len(chunks))
             with multiprocessing.get_context(method).Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
                 for chunk, result in zip(chunks, pool.imap(_run_chunk, chunks), strict=True):
                     collect(result, chunk[5] - chunk[4])
@@ -179,7 +189,7 @@ def simulate(
             "seed": spec.seed,
             "games": spec.games,
             "policies": {str(seat): parse_policy(p).describe(config.variant.name) for seat, p in enumerate(seat_specs)},
-            "workers": spec.workers,
+            "workers": workers,  # processes that played (at most one per chunk)
             "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
             "package_version": __version__,
             "engine": accel.status(),  # compiled or pure Python: the same rows, not the same speed

@@ -61,6 +61,7 @@ def test_simulate_writes_a_dataset_and_reports_counts(tmp_path: Path) -> None:
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["games"] == 20 and manifest["command"].startswith("truc ")
     assert f"{manifest['hands']:,} hands" in result.output
+    assert " on 1 worker, " in result.output  # one chunk: one process, whatever the cores
 
 
 def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import polars as pl
@@ -20,15 +21,35 @@ def read(root: Path, table: str) -> pl.DataFrame:
 
 def test_the_same_seed_gives_the_same_rows_whatever_the_workers(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 40)  # several chunks, so the pool is used
-    spec = SimulationSpec("catalan", 130, 5, {"players": "4", "signals": "on"}, "threshold", {2: "random"})
+    spec = SimulationSpec("catalan", 130, 5, {"players": "4", "signals": "on"}, "threshold", {2: "random"}, workers=1)
     one = simulate(spec, tmp_path / "one")
     two = simulate(SimulationSpec(**{**spec.__dict__, "workers": 2}), tmp_path / "two")
     assert one.rows == two.rows and one.hands == two.hands
     assert len(list((tmp_path / "two" / "hands").glob("*.parquet"))) == 4  # 130 games in chunks of 40
     for table in TABLES:
         assert read(tmp_path / "one", table).equals(read(tmp_path / "two", table))
+    assert (one.manifest["workers"], two.manifest["workers"]) == (1, 2)
     simulate(SimulationSpec(**{**spec.__dict__, "seed": 6}), tmp_path / "three")
     assert not read(tmp_path / "one", "seats").equals(read(tmp_path / "three", "seats"))
+
+
+def test_the_default_workers_are_the_usable_cores_at_most_one_per_chunk(tmp_path: Path, monkeypatch) -> None:
+    """Without --workers a run uses every core it may (the data does not depend on it), and never more
+    processes than chunks; the manifest records the processes that played."""
+    monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 40)
+    monkeypatch.setattr(simulate_module, "usable_cores", lambda: 3)
+    spec = SimulationSpec("trut", 130, 8, {"players": "3"})
+    assert spec.workers is None
+    several = simulate(spec, tmp_path / "several")
+    assert several.manifest["workers"] == 3  # 4 chunks, 3 cores
+    assert simulate(SimulationSpec("trut", 30, 8, {"players": "3"}), tmp_path / "few").manifest["workers"] == 1
+    simulate(SimulationSpec(**{**spec.__dict__, "workers": 1}), tmp_path / "alone")
+    for table in TABLES:
+        assert read(tmp_path / "several", table).equals(read(tmp_path / "alone", table))
+
+
+def test_usable_cores_are_this_process_s_cores() -> None:
+    assert simulate_module.usable_cores() == len(os.sched_getaffinity(0)) >= 1
 
 
 def test_game_seeds_derive_from_the_run_seed_and_the_game_number() -> None:
