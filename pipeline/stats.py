@@ -28,6 +28,7 @@ import duckdb
 import polars as pl
 
 from pipeline import store
+from pipeline.names import did_you_mean
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 STAGING = "staging"
@@ -271,7 +272,9 @@ def get_statistic(name: str) -> Statistic:
     try:
         return STATISTICS[name]
     except KeyError:
-        raise StatsError(f"unknown statistic {name!r}: choose one of {', '.join(sorted(STATISTICS))}") from None
+        raise StatsError(
+            f"unknown statistic {name!r}{did_you_mean(name, STATISTICS)}: choose one of {', '.join(sorted(STATISTICS))}"
+        ) from None
 
 
 def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> dict[str, float]:
@@ -281,7 +284,10 @@ def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> di
     for key, raw in (params or {}).items():
         if key not in by_name:
             valid = ", ".join(sorted(by_name)) or "none"
-            raise StatsError(f"unknown parameter {key!r} for {statistic.name}: valid parameters are {valid}")
+            raise StatsError(
+                f"unknown parameter {key!r}{did_you_mean(key, by_name)} for {statistic.name}: "
+                f"valid parameters are {valid}"
+            )
         parameter = by_name[key]
         try:
             values[key] = parameter.parse(str(raw))
@@ -333,7 +339,9 @@ def check_columns(statistic: Statistic, columns: Sequence[str]) -> list[str]:
     unknown = [column for column in columns if column not in statistic.columns]
     if unknown:
         raise StatsError(
-            f"{statistic.name} has no column {', '.join(map(repr, unknown))}; columns: {', '.join(statistic.columns)}"
+            f"{statistic.name} has no column "
+            f"{', '.join(repr(c) + did_you_mean(c, statistic.columns) for c in unknown)}; "
+            f"columns: {', '.join(statistic.columns)}"
         )
     return list(dict.fromkeys(columns)) or list(statistic.columns)
 

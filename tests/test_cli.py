@@ -88,6 +88,7 @@ def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path:
     ("args", "message"),
     [
         (["simulate", "--variant", "mus", "--games", "2"], "unknown variant 'mus'; variants: catalan"),
+        (["simulate", "--variant", "catalen", "--games", "2"], "unknown variant 'catalen' (did you mean 'catalan'?)"),
         (["simulate", "--policy", "minimax", "--games", "2"], "unknown policy 'minimax'; policies: random, threshold"),
         (["simulate", "--games", "0"], "--games must be at least 1"),
         (["simulate", "--option", "players=3", "--games", "2"], "players='3' is not allowed"),

@@ -762,7 +762,8 @@ def test_unknown_statistic(tmp_path: Path) -> None:
 
 
 def test_unknown_parameter(raise_dataset: Path) -> None:
-    with pytest.raises(stats.StatsError, match=r"unknown parameter 'treshold' for bluff_success.*threshold"):
+    suggested = r"unknown parameter 'treshold' \(did you mean 'threshold'\?\) for bluff_success"
+    with pytest.raises(stats.StatsError, match=suggested):
         stats.compute("bluff_success", raise_dataset, {"treshold": "0.2"})
     with pytest.raises(stats.StatsError, match=r"unknown parameter 'threshold' for tie_frequency.*none"):
         stats.compute("tie_frequency", raise_dataset, {"threshold": "0.2"})

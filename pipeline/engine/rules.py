@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from pipeline.cards import Deck
+from pipeline.names import did_you_mean
 
 TIE: Final = -1
 """A trick's result when the top cards of the two teams are equal."""
@@ -110,7 +111,8 @@ class Variant:
         for spec in self.options:
             if spec.name == name:
                 return spec
-        raise OptionError(f"{self.name} has no option {name!r}; options: {', '.join(o.name for o in self.options)}")
+        names = [o.name for o in self.options]
+        raise OptionError(f"{self.name} has no option {name!r}{did_you_mean(name, names)}; options: {', '.join(names)}")
 
     def configure(self, options: Mapping[str, str] | None = None) -> Config:
         """Check options given as text against the variant; return the full configuration."""
@@ -120,13 +122,14 @@ class Variant:
             value = str(given.pop(spec.name, spec.default)).lower()
             if value not in spec.values:
                 raise OptionError(
-                    f"{self.name}: option {spec.name}={value!r} is not allowed; choose one of {', '.join(spec.values)}"
+                    f"{self.name}: option {spec.name}={value!r} is not allowed{did_you_mean(value, spec.values)}; "
+                    f"choose one of {', '.join(spec.values)}"
                 )
             resolved[spec.name] = value
         if given:
-            unknown = ", ".join(sorted(given))
-            valid = ", ".join(o.name for o in self.options)
-            raise OptionError(f"{self.name}: unknown option {unknown}; options: {valid}")
+            names = [o.name for o in self.options]
+            unknown = ", ".join(f"{key}{did_you_mean(key, names)}" for key in sorted(given))
+            raise OptionError(f"{self.name}: unknown option {unknown}; options: {', '.join(names)}")
         return Config(self, MappingProxyType(resolved))
 
 

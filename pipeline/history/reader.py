@@ -30,7 +30,8 @@ from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
-from pipeline.history.writer import seat_tag_index, tag_rank, tag_spelling
+from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
+from pipeline.names import did_you_mean
 from pipeline.variants import UnknownVariant, get_variant
 
 BOM = "\ufeff"
@@ -226,7 +227,8 @@ def read_line(number: int, content: str, source: str) -> Line:
     if action:
         seat, verb, rest = int(action.group(1)), action.group(2).lower(), action.group(3).split()
         if verb not in FORMAT_VERBS and verb not in ARG_KINDS:
-            raise bad(f"unknown verb {action.group(2)!r}; verbs: {', '.join(sorted(FORMAT_VERBS | set(ARG_KINDS)))}")
+            verbs = sorted(FORMAT_VERBS | set(ARG_KINDS))
+            raise bad(f"unknown verb {action.group(2)!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}")
         kind = arg_kind(verb)
         if kind is None and rest:
             raise bad(f"'{verb}' takes no argument")
@@ -446,8 +448,10 @@ class ReplayVisitor(Visitor):
         tags = self._replay.tags
         if tag_rank(tag.name) is None:
             spelled = tag_spelling(tag.name)
-            hint = f"tag names are case-sensitive: write {spelled!r}" if spelled else "custom tags start with '_'"
-            raise self._error(tag, f"unknown tag {tag.name!r}: {hint}")
+            if spelled:
+                raise self._error(tag, f"unknown tag {tag.name!r}: tag names are case-sensitive: write {spelled!r}")
+            near = did_you_mean(tag.name, TAG_NAMES)
+            raise self._error(tag, f"unknown tag {tag.name!r}{near}: custom tags start with '_'")
         if tag.name in tags:
             raise self._error(tag, f"the tag {tag.name} is given twice (first at line {tags[tag.name].line})")
         tags[tag.name] = tag

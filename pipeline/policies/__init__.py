@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.names import did_you_mean
 from pipeline.policies.base import DecisionPolicy, Policy
 from pipeline.policies.random_policy import RandomPolicy
 from pipeline.policies.threshold import DEFAULTS as THRESHOLD_DEFAULTS
@@ -43,7 +44,7 @@ def parse_policy(spec: str) -> Policy:
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name not in POLICIES:
-        raise PolicyError(f"unknown policy {name!r}; policies: {', '.join(POLICIES)}")
+        raise PolicyError(f"unknown policy {name!r}{did_you_mean(name, POLICIES)}; policies: {', '.join(POLICIES)}")
     cls, defaults, _, _ = POLICIES[name]
     params: dict[str, float] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
@@ -52,7 +53,9 @@ def parse_policy(spec: str) -> Policy:
             raise PolicyError(f"policy {name}: {pair!r} is not of the form key=value")
         if key not in defaults:
             valid = ", ".join(defaults) or "none"
-            raise PolicyError(f"policy {name} has no parameter {key!r}; parameters: {valid}")
+            raise PolicyError(
+                f"policy {name} has no parameter {key!r}{did_you_mean(key, defaults)}; parameters: {valid}"
+            )
         try:
             number = float(value)
         except ValueError:

@@ -1,6 +1,7 @@
 """The registry of variants. Each variant lives in its own module and imports only the engine's rules."""
 
 from pipeline.engine.rules import Variant
+from pipeline.names import did_you_mean
 from pipeline.variants.catalan import CATALAN
 from pipeline.variants.french import FRENCH
 from pipeline.variants.trut import TRUT
@@ -32,4 +33,6 @@ def get_variant(name: str) -> Variant:
     try:
         return VARIANTS[name.lower()]
     except KeyError:
-        raise UnknownVariant(f"unknown variant {name!r}; variants: {', '.join(VARIANTS)}") from None
+        raise UnknownVariant(
+            f"unknown variant {name!r}{did_you_mean(name, VARIANTS)}; variants: {', '.join(VARIANTS)}"
+        ) from None

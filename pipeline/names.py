@@ -1,0 +1,41 @@
+"""Mistyped names: the valid names nearest to one the user gave, for "did you mean ...?" in an error.
+
+Every error that refuses a name (a variant, an option or its value, a policy or its parameter, a
+statistic, its parameter or column, a verb of the text format) still lists the valid names; this adds
+the one or two the user most likely meant, so ``--variant catalen`` says ``did you mean 'catalan'?``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+CUTOFF = 0.6
+"""How alike a name must be to be suggested (``difflib``'s ratio: 0 nothing shared, 1 the same)."""
+
+RUNNER_UP = 0.15
+"""A second name is suggested too only when it is nearly as alike as the first (within this much)."""
+
+
+def nearest(name: str, choices: Iterable[str]) -> list[str]:
+    """The valid names close to ``name`` (case aside), the closest first: one, or two when the second is
+    nearly as close; none when nothing is close."""
+    folded = name.lower()
+    scored = []
+    for choice in dict.fromkeys(choices):
+        matcher = difflib.SequenceMatcher(None, folded, choice.lower())
+        if matcher.real_quick_ratio() >= CUTOFF and matcher.quick_ratio() >= CUTOFF:
+            score = matcher.ratio()
+            if score >= CUTOFF:
+                scored.append((score, choice))
+    scored.sort(key=lambda pair: -pair[0])  # stable: equally close names stay in the choices' order
+    return [choice for score, choice in scored[:2] if score >= scored[0][0] - RUNNER_UP]
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` or `` (did you mean 'x' or 'y'?)`` to put after the name an error
+    refuses; empty when no valid name is close."""
+    found = nearest(name, choices)
+    if not found:
+        return ""
+    return f" (did you mean {' or '.join(map(repr, found))}?)"
