@@ -359,6 +359,35 @@ def stats(
 
 @app.command()
 @clean_errors
+def sql(
+    query: Annotated[
+        str | None, typer.Argument(metavar="SQL", help="The query (DuckDB SQL); - reads it from standard input.")
+    ] = None,
+    data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    file: Annotated[Path | None, typer.Option("--file", metavar="FILE", help="Read the query from this file.")] = None,
+    format: Annotated[
+        str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
+    ] = "table",
+) -> None:
+    """Run your own SQL over datasets: the tables are games, hands, seats and events, each with a dataset
+    column (join on dataset and game_id), e.g. truc sql --data d "select g.variant, h.stake, count(*)
+    from hands h join games g using (dataset, game_id) group by all order by all"."""
+    from pipeline import query as library
+    from pipeline.stats import check_format, render
+
+    check_format(format)
+    if not data:
+        _fail("--data is required: the datasets to query")
+    frame = library.run_query(library.query_text(query, file, sys.stdin), data)
+    if frame is None:
+        return
+    typer.echo(render(frame, format))
+    if frame.is_empty():
+        typer.echo("note: no rows", err=True)
+
+
+@app.command()
+@clean_errors
 def report(
     out: Annotated[
         Path, typer.Option(metavar="DIR", help="Report folder to write, e.g. reports/NAME (index.html, charts/).")

@@ -18,6 +18,7 @@ come back as Int64, rates and means as Float64; a rate over an empty sample and 
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -367,11 +368,12 @@ def check_format(format: str) -> str:
 
 def render(frame: pl.DataFrame, format: str = "table") -> str:
     """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
-    row objects, nulls as null)."""
+    row objects, nulls as null; JSON has no NaN or infinity, so those are null too; ``_json_value``)."""
     if check_format(format) == "csv":
         return frame.write_csv().rstrip("\n")
     if format == "json":
-        return json.dumps(frame.to_dicts(), indent=1, allow_nan=False)
+        rows = [{key: _json_value(value) for key, value in row.items()} for row in frame.to_dicts()]
+        return json.dumps(rows, indent=1, allow_nan=False, default=str)
     with pl.Config(
         tbl_rows=-1,
         tbl_cols=-1,
@@ -382,6 +384,14 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
         fmt_str_lengths=200,
     ):
         return str(frame)
+
+
+def _json_value(value: object) -> object:
+    """A value as JSON holds it: a decimal (``2.5`` in DuckDB SQL) as a number, NaN and infinity (which
+    JSON lacks) as null; dates and other values without a JSON form are written as their text."""
+    if isinstance(value, decimal.Decimal):
+        value = float(value)
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:

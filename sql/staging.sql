@@ -78,7 +78,8 @@ select
     score_team2::bigint as score_team2,
     unit::varchar as unit,
     match_no::bigint as match_no,
-    match_winner_team::bigint as match_winner_team
+    match_winner_team::bigint as match_winner_team,
+    tags::varchar as tags
 from read_parquet(getvariable('games_files'), filename = true);
 
 create or replace view stg_hands as

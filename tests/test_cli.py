@@ -18,7 +18,7 @@ from pipeline import __version__, accel
 from pipeline.cli import app
 
 runner = CliRunner()
-COMMANDS = ["variants", "policies", "simulate", "import", "check", "export", "datasets", "stats", "report"]
+COMMANDS = ["variants", "policies", "simulate", "import", "check", "export", "datasets", "stats", "sql", "report"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 HISTORIES = Path(__file__).resolve().parent / "data"
 

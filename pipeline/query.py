@@ -1,0 +1,75 @@
+"""Questions the statistics do not ask: a user's own SQL over one dataset or several (``truc sql``).
+
+The query runs in an in-memory DuckDB over the same staging as the statistics (``sql/staging.sql``):
+the four tables are the views ``games``, ``hands``, ``seats`` and ``events`` (every Parquet column, typed,
+plus ``dataset``, the folder a row was read from), and the staging's views (``stg_*``, ``int_*``) and
+macros (``wilson_low``, ``wilson_high``, ``side_points``, ``others_points``) are there too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+import duckdb
+import polars as pl
+
+from pipeline import store
+from pipeline.stats import StatsError, create_staging
+
+TABLE_VIEWS = {table: f"stg_{table}" for table in store.TABLES}
+"""The name a query reads each table by, and the staging view behind it."""
+
+
+class QueryError(StatsError):
+    """The query itself is wrong (syntax, an unknown table or column, a type error): DuckDB's message."""
+
+
+def query_text(sql: str | None, file: Path | None, stdin: TextIO) -> str:
+    """The query to run: ``sql`` as given (``-``: read from ``stdin``), or the text of ``file``; exactly
+    one of the two."""
+    if sql is None and file is None:
+        raise QueryError("no query: give it as an argument (- reads standard input) or with --file")
+    if sql is not None and file is not None:
+        raise QueryError("two queries: give one as an argument or with --file, not both")
+    if file is None:
+        return stdin.read() if sql == "-" else str(sql)
+    try:
+        return Path(file).read_text("utf-8")
+    except UnicodeDecodeError:
+        raise QueryError(f"{file} is not UTF-8 text") from None
+    except OSError as exc:
+        raise QueryError(f"cannot read {file}: {exc.strerror}") from None
+
+
+def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:
+    """The result of ``sql`` (its last statement, when there are several) over the datasets ``data``
+    names; None when DuckDB gives no result for it. Several folders are read as one, each row
+    with its ``dataset``: join tables on ``dataset`` too, since game ids repeat across datasets.
+
+    Raises ``QueryError`` for a query DuckDB refuses, with its message on one line, and
+    ``store.DatasetError`` when a folder is missing, incomplete or unreadable."""
+    if not sql.strip():
+        raise QueryError("the query is empty: give SQL, e.g. 'select variant, count(*) from hands group by 1'")
+    folders = store.dataset_folders(data)
+    with duckdb.connect(":memory:") as con:
+        try:
+            create_staging(con, folders)
+            for table, view in TABLE_VIEWS.items():
+                con.execute(f"create view {table} as select * from {view}")
+        except duckdb.Error as exc:
+            raise store.DatasetError(f"cannot read dataset {', '.join(map(str, folders))}: {one_line(exc)}") from exc
+        try:
+            relation = con.sql(sql)
+            return None if relation is None else relation.pl()
+        except duckdb.Error as exc:
+            raise QueryError(f"query: {one_line(exc)}") from exc
+
+
+def one_line(error: duckdb.Error) -> str:
+    """DuckDB's message on one line: its lines joined, without the caret line under the query's text
+    (``LINE 1: select * from hand`` stays: it says where)."""
+    lines = [line.strip() for line in str(error).splitlines()]
+    kept = [line for line in lines if line and set(line) != {"^"}]
+    return " ".join(kept) or type(error).__name__

@@ -1,0 +1,144 @@
+"""``truc sql``: a user's own SQL over real datasets, through the statistics' staging in DuckDB."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from pipeline import store
+from pipeline.cli import app
+from pipeline.query import QueryError, query_text, run_query
+
+runner = CliRunner()
+
+
+def test_the_tables_are_every_parquet_column_and_the_dataset(sim_dataset_2p: Path) -> None:
+    for table in store.TABLES:
+        frame = run_query(f"select * from {table}", sim_dataset_2p)
+        assert frame is not None
+        assert frame.columns == ["dataset", *store.SCHEMAS[table].names]
+        parquet = pl.read_parquet(sim_dataset_2p / table / "*.parquet")
+        assert frame.height == parquet.height
+        assert set(frame["dataset"]) == {str(sim_dataset_2p.resolve())}
+
+
+def test_a_join_counts_what_the_parquet_holds(sim_dataset: Path, sim_dataset_2p: Path) -> None:
+    """Two datasets pooled: hands per variant and player count, joined on dataset and game id, match
+    the files read directly (game ids repeat across the datasets, so a join on game_id alone would not)."""
+    frame = run_query(
+        "select g.players, count(*) as hands from hands h join games g using (dataset, game_id) group by all",
+        [sim_dataset, sim_dataset_2p],
+    )
+    assert frame is not None
+    counted = dict(zip(frame["players"], frame["hands"], strict=True))
+    expected = {
+        players: pl.read_parquet(folder / "hands" / "*.parquet").height
+        for players, folder in ((4, sim_dataset), (2, sim_dataset_2p))
+    }
+    assert counted == expected
+
+
+def test_the_staging_views_and_macros_are_there(sim_dataset_2p: Path) -> None:
+    frame = run_query(
+        "select wilson_low(5, 10) as low, wilson_high(5, 10) as high, "
+        "(select count(*) from int_raise_outcomes) as raises",
+        sim_dataset_2p,
+    )
+    assert frame is not None
+    low, high, raises = frame.row(0)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    assert raises > 0
+
+
+def test_several_statements_give_the_last_result(sim_dataset_2p: Path) -> None:
+    frame = run_query("create view folds as select * from events where verb = 'fold'; select count(*) from folds",
+                      sim_dataset_2p)  # fmt: skip
+    assert frame is not None
+    events = pl.read_parquet(sim_dataset_2p / "events" / "*.parquet")
+    assert frame.item() == events.filter(pl.col("verb") == "fold").height
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("selec 1", 'query: Parser Error: syntax error at or near "selec" LINE 1: selec 1'),
+        ("select * from hand", 'query: Catalog Error: Table with name hand does not exist! Did you mean "hands"?'),
+        ("select nope from hands", 'query: Binder Error: Referenced column "nope" not found'),
+        ("  \n", "the query is empty"),
+    ],
+)
+def test_a_refused_query_is_duckdb_s_message_on_one_line(sim_dataset_2p: Path, sql: str, message: str) -> None:
+    with pytest.raises(QueryError) as caught:
+        run_query(sql, sim_dataset_2p)
+    assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
+
+
+def test_the_query_comes_from_the_argument_standard_input_or_a_file(tmp_path: Path) -> None:
+    assert query_text("select 1", None, io.StringIO("unused")) == "select 1"
+    assert query_text("-", None, io.StringIO("select 2")) == "select 2"
+    (tmp_path / "q.sql").write_text("select 3\n", "utf-8")
+    assert query_text(None, tmp_path / "q.sql", io.StringIO()) == "select 3\n"
+    (tmp_path / "latin1.sql").write_bytes("select 'é'".encode("latin-1"))
+    for sql, file, message in [
+        (None, None, "no query"),
+        ("select 1", tmp_path / "q.sql", "two queries"),
+        (None, tmp_path / "none.sql", f"cannot read {tmp_path / 'none.sql'}: No such file or directory"),
+        (None, tmp_path / "latin1.sql", "is not UTF-8 text"),
+    ]:
+        with pytest.raises(QueryError, match=message):
+            query_text(sql, file, io.StringIO())
+
+
+def test_cli_prints_the_result_in_each_format(sim_dataset_2p: Path) -> None:
+    sql = "select seat, count(*) as events from events where seat is not null group by seat order by seat"
+    expected = pl.read_parquet(sim_dataset_2p / "events" / "*.parquet").filter(pl.col("seat").is_not_null())
+    counts = expected.group_by("seat").len().sort("seat")
+    csv = runner.invoke(app, ["sql", sql, "--data", str(sim_dataset_2p), "--format", "csv"])
+    assert csv.exit_code == 0, csv.output
+    assert csv.stdout == "seat,events\n" + "".join(f"{s},{n}\n" for s, n in counts.iter_rows())
+    as_json = runner.invoke(app, ["sql", "-", "--data", str(sim_dataset_2p), "--format", "json"], input=sql)
+    assert json.loads(as_json.stdout) == [{"seat": s, "events": n} for s, n in counts.iter_rows()]
+    table = runner.invoke(app, ["sql", sql, "--data", str(sim_dataset_2p)])
+    assert table.stdout.splitlines()[0].split("|")[1:3] == [" seat ", " events "]
+
+
+def test_cli_json_has_no_nan_or_infinity(sim_dataset_2p: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "sql",
+            "select 1/0 as inf, 0/0 as nan, 2.5 as x, date '2026-11-24' as d",
+            "--data",
+            str(sim_dataset_2p),
+            "--format",
+            "json",
+        ],
+    )
+    assert json.loads(result.stdout) == [{"inf": None, "nan": None, "x": 2.5, "d": "2026-11-24"}]
+
+
+def test_cli_no_rows_is_a_valid_empty_output_and_a_note(sim_dataset_2p: Path) -> None:
+    result = runner.invoke(app, ["sql", "select * from games where false", "--data", str(sim_dataset_2p), "--format",
+                                 "json"])  # fmt: skip
+    assert result.exit_code == 0 and json.loads(result.stdout) == [] and result.stderr == "note: no rows\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["select 1"], "error: --data is required: the datasets to query"),
+        (["select 1", "--data", "nowhere"], "error: nowhere does not exist or is not a folder"),
+        (["selec 1", "--data", "{data}"], 'error: query: Parser Error: syntax error at or near "selec"'),
+        (["select 1", "--data", "{data}", "--format", "xml"], "error: unknown format 'xml'"),
+        (["--data", "{data}"], "error: no query"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_code_1(sim_dataset_2p: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["sql", *(a.replace("{data}", str(sim_dataset_2p)) for a in args)])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
