@@ -20,6 +20,7 @@ import io
 import json
 import os
 import random
+import shutil
 import stat
 from pathlib import Path
 
@@ -335,12 +336,18 @@ def test_a_folder_stands_for_its_truc_files_in_name_order(tmp_path: Path) -> Non
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "notes.txt").write_text("not a history\n", "utf-8")
     with pytest.raises(HistoryError, match="empty: is a folder without .truc files"):
-        check_files([tmp_path / "empty"])
+        import_files([tmp_path / "empty", folder], tmp_path / "strict")
+    checked = check_files([tmp_path / "empty", folder])  # one problem, and the other files still checked
+    assert checked.invalid == [f"{tmp_path / 'empty'}: is a folder without .truc files"]
+    assert (checked.files, checked.games) == (len(VALID), check_files(VALID).games)
 
 
 def test_check_of_a_missing_file_or_a_file_without_games_says_so(tmp_path: Path) -> None:
-    with pytest.raises(HistoryError, match="nope.truc: no such file"):
-        check_files([tmp_path / "nope.truc"])
+    """A missing file is one problem among the others, in its place; the files after it are still checked."""
+    valid = DATA / "valid" / "two_players.truc"
+    result = check_files([tmp_path / "nope.truc", valid])
+    assert result.invalid == [f"{tmp_path / 'nope.truc'}: no such file"]
+    assert (result.files, result.games) == (2, check_files([valid]).games)
     (tmp_path / "notes.truc").write_text("; only a comment\n", "utf-8")
     result = check_files([tmp_path / "notes.truc"])
     found = f'{tmp_path / "notes.truc"}: no game found: a game begins with its tags, [Variant "catalan"]'
@@ -353,6 +360,12 @@ def test_check_of_a_missing_file_or_a_file_without_games_says_so(tmp_path: Path)
 def test_missing_file_and_existing_output(tmp_path: Path) -> None:
     with pytest.raises(HistoryError, match="nope.truc: no such file"):
         import_files([tmp_path / "nope.truc"], tmp_path / "data")
+    valid = DATA / "valid" / "two_players.truc"
+    lenient = import_files([tmp_path / "nope.truc", valid], tmp_path / "lenient", skip_invalid=True)
+    assert lenient.invalid == [f"{tmp_path / 'nope.truc'}: no such file"] and lenient.games == 1
+    manifest = json.loads((tmp_path / "lenient" / "manifest.json").read_text("utf-8"))
+    assert manifest["invalid"] == lenient.invalid
+    shutil.rmtree(tmp_path / "lenient")
     path = DATA / "canonical" / "two_players.truc"
     import_files([path], tmp_path / "data")
     before = (tmp_path / "data" / "manifest.json").read_bytes()

@@ -200,15 +200,18 @@ STDIN_NAME = "<stdin>"
 
 @dataclass(frozen=True)
 class _Sources:
-    """The history files to read, checked to exist (a folder stands for its `.truc` files), with their sizes;
-    standard input read whole."""
+    """The history files to read (a folder stands for its `.truc` files), with their sizes; standard input
+    read whole. Strict: a missing file or a folder without histories stops everything. Lenient (``truc
+    check``, ``--skip-invalid``): a missing file stays a source, reported when it is read, and a folder
+    without histories is one of the ``problems``, so the other files are still read."""
 
     paths: list[Path | None]  # None: standard input
     sizes: list[int]
     piped: bytes
+    problems: list[str]
 
     @classmethod
-    def of(cls, paths: Sequence[Path | BinaryIO]) -> _Sources:
+    def of(cls, paths: Sequence[Path | BinaryIO], lenient: bool = False) -> _Sources:
         if not paths:
             raise HistoryError("", None, "no history files to read")
         streams = [p for p in paths if not isinstance(p, str | Path)]
@@ -216,13 +219,22 @@ class _Sources:
             raise HistoryError(STDIN_NAME, None, "standard input can be read only once")
         piped = streams[0].read() if streams else b""
         sources: list[Path | None] = []
+        problems: list[str] = []
         for item in paths:
             path = Path(item) if isinstance(item, str | Path) else None
-            if path is not None and not path.exists():
-                raise HistoryError(str(path), None, "no such file")
-            sources.extend(_files_in(path) if path is not None and path.is_dir() else [path])
+            if path is None or not path.is_dir():
+                if path is not None and not path.exists() and not lenient:
+                    raise HistoryError(str(path), None, "no such file")
+                sources.append(path)
+                continue
+            try:
+                sources.extend(_files_in(path))
+            except HistoryError as exc:
+                if not lenient:
+                    raise
+                problems.append(str(exc))
         sizes = [len(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources]
-        return cls(sources, sizes, piped)
+        return cls(sources, sizes, piped, problems)
 
     @property
     def names(self) -> list[str]:
@@ -239,8 +251,9 @@ def _files_in(folder: Path) -> list[Path]:
 
 def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool) -> list[str]:
     """Read and replay every game of every source into ``tally``. Strict unless ``skip_invalid``: the
-    first error raises. Otherwise returns the error of each invalid game and unreadable or empty file."""
-    invalid: list[str] = []
+    first error raises. Otherwise returns the error of each invalid game and of each missing, unreadable or
+    empty file or folder."""
+    invalid: list[str] = list(sources.problems)
     for path, size, source in zip(sources.paths, sources.sizes, sources.names, strict=True):
         games_before = tally.games
         try:
@@ -276,12 +289,13 @@ def import_files(
     """Import history files into the dataset ``out``; ``game_id`` counts games over all files from 0.
 
     Strict by default: the first error raises a ``HistoryError`` and nothing is written. With
-    ``skip_invalid`` every invalid game (and every unreadable file) is skipped and reported in ``invalid``.
+    ``skip_invalid`` every invalid game (and every missing or unreadable file) is skipped and reported in
+    ``invalid``.
     ``progress`` is told the bytes read after each part written and each file. A folder stands for its
     ``.truc`` files in name order. A source may be an open binary stream instead of a path (the CLI's ``-``,
     standard input), read whole first and named ``<stdin>``.
     """
-    sources = _Sources.of(paths)
+    sources = _Sources.of(paths, lenient=skip_invalid)
     with atomic_dataset(Path(out), overwrite) as root:
         rows = _Rows(root, progress, sum(sources.sizes))
         invalid = _replay_sources(sources, rows, skip_invalid)
@@ -306,7 +320,8 @@ def import_files(
 @dataclass(frozen=True)
 class CheckResult:
     """What a check of history files found: the files read, the valid games and their hands, and the
-    error of each invalid game (file, line, the rule broken) and of each unreadable or empty file."""
+    error of each invalid game (file, line, the rule broken) and of each missing, unreadable or empty file
+    or folder."""
 
     files: int
     games: int
@@ -321,7 +336,7 @@ class CheckResult:
 def check_files(paths: Sequence[Path | BinaryIO], *, progress: Progress | None = None) -> CheckResult:
     """Read and replay every game of the files as an import does, writing nothing, and report every
     invalid game rather than only the first (the reader resumes at the next game's tags)."""
-    sources = _Sources.of(paths)
+    sources = _Sources.of(paths, lenient=True)
     tally = _Tally(progress, sum(sources.sizes))
     invalid = _replay_sources(sources, tally, skip_invalid=True)
     return CheckResult(len(sources.paths), tally.games, tally.hands, invalid)
