@@ -1,7 +1,7 @@
 """Mistyped names: the valid names nearest to one the user gave, for "did you mean ...?" in an error.
 
 Every error that refuses a name (a variant, an option or its value, a policy or its parameter, a
-statistic, its parameter or column, a verb of the text format) still lists the valid names; this adds
+statistic, its parameter or column, a verb or tag of the text format) still lists the valid names; this adds
 the one or two the user most likely meant, so ``--variant catalen`` says ``did you mean 'catalan'?``.
 """
 

@@ -51,7 +51,7 @@ def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:
     Raises ``QueryError`` for a query DuckDB refuses, with its message on one line, and
     ``store.DatasetError`` when a folder is missing, incomplete or unreadable."""
     if not sql.strip():
-        raise QueryError("the query is empty: give SQL, e.g. 'select variant, count(*) from hands group by 1'")
+        raise QueryError("the query is empty: give SQL, e.g. 'select variant, count(*) from games group by 1'")
     folders = store.dataset_folders(data)
     with duckdb.connect(":memory:") as con:
         try:
