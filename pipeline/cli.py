@@ -368,12 +368,15 @@ def sql(
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
     ] = "table",
+    max_rows: Annotated[
+        int, typer.Option(metavar="N", min=0, help="Rows a table shows (0: every row); csv and json show every row.")
+    ] = 1000,
 ) -> None:
     """Run your own SQL over datasets: the tables are games, hands, seats and events, each with a dataset
     column (join on dataset and game_id), e.g. truc sql --data d "select g.variant, h.stake, count(*)
     from hands h join games g using (dataset, game_id) group by all order by all"."""
     from pipeline import query as library
-    from pipeline.stats import check_format, render
+    from pipeline.stats import check_format
 
     check_format(format)
     if not data:
@@ -381,9 +384,15 @@ def sql(
     frame = library.run_query(library.query_text(query, file, sys.stdin), data)
     if frame is None:
         return
-    typer.echo(render(frame, format))
+    text, left_out = library.render_result(frame, format, max_rows)
+    typer.echo(text)
     if frame.is_empty():
         typer.echo("note: no rows", err=True)
+    if left_out:
+        typer.echo(
+            f"note: the first {max_rows:,} of {frame.height:,} rows; --max-rows 0 or --format csv shows every row",
+            err=True,
+        )
 
 
 @app.command()

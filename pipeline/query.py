@@ -16,7 +16,11 @@ import duckdb
 import polars as pl
 
 from pipeline import store
-from pipeline.stats import StatsError, create_staging
+from pipeline.stats import StatsError, create_staging, render
+
+TABLE_ROWS = 1000
+"""The rows a result shows as a table by default: a Markdown table of millions of rows takes minutes to
+lay out and nobody reads it (CSV and JSON, meant for programs, always hold every row)."""
 
 TABLE_VIEWS = {table: f"stg_{table}" for table in store.TABLES}
 """The name a query reads each table by, and the staging view behind it."""
@@ -73,3 +77,13 @@ def one_line(error: duckdb.Error) -> str:
     lines = [line.strip() for line in str(error).splitlines()]
     kept = [line for line in lines if line and set(line) != {"^"}]
     return " ".join(kept) or type(error).__name__
+
+
+def render_result(frame: pl.DataFrame, format: str, max_rows: int = TABLE_ROWS) -> tuple[str, int]:
+    """The result as text (``stats.render``) and how many rows it leaves out: a table shows its first
+    ``max_rows`` rows (every row when ``max_rows`` is 0); CSV and JSON show every row."""
+    if max_rows < 0:
+        raise QueryError(f"--max-rows must be 0 (every row) or more, not {max_rows}")
+    if format != "table" or max_rows == 0 or frame.height <= max_rows:
+        return render(frame, format), 0
+    return render(frame.head(max_rows), format), frame.height - max_rows

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from pipeline import store
 from pipeline.cli import app
-from pipeline.query import QueryError, query_text, run_query
+from pipeline.query import QueryError, query_text, render_result, run_query
 
 runner = CliRunner()
 
@@ -142,3 +142,22 @@ def test_cli_bad_input_is_one_line_and_exit_code_1(sim_dataset_2p: Path, args: l
     result = runner.invoke(app, ["sql", *(a.replace("{data}", str(sim_dataset_2p)) for a in args)])
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_table_shows_its_first_rows_and_csv_or_json_every_row(sim_dataset_2p: Path) -> None:
+    """A Markdown table of millions of rows takes minutes to lay out: a table stops at --max-rows (and says
+    so on stderr); CSV and JSON, meant for programs, always hold every row."""
+    frame = run_query("select seq from events order by dataset, game_id, hand_no, seq", sim_dataset_2p)
+    assert frame is not None and frame.height > 1000
+    text, left_out = render_result(frame, "table")
+    assert left_out == frame.height - 1000 and len(text.splitlines()) == 2 + 1000
+    assert render_result(frame, "table", max_rows=0) == (render_result(frame, "table", frame.height)[0], 0)
+    assert render_result(frame, "csv", max_rows=5)[1] == 0
+    assert len(render_result(frame, "csv", max_rows=5)[0].splitlines()) == 1 + frame.height
+    with pytest.raises(QueryError, match="--max-rows must be 0"):
+        render_result(frame, "table", -1)
+    cli = runner.invoke(app, ["sql", "select seq from events", "--data", str(sim_dataset_2p), "--max-rows", "3"])
+    assert cli.exit_code == 0 and len(cli.stdout.splitlines()) == 2 + 3
+    assert cli.stderr == f"note: the first 3 of {frame.height:,} rows; --max-rows 0 or --format csv shows every row\n"
+    negative = runner.invoke(app, ["sql", "select 1", "--data", str(sim_dataset_2p), "--max-rows", "-1"])
+    assert negative.exit_code == 2 and "Invalid value for '--max-rows'" in negative.output
