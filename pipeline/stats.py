@@ -18,8 +18,6 @@ come back as Int64, rates and means as Float64; a rate over an empty sample and 
 
 from __future__ import annotations
 
-import decimal
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -368,12 +366,13 @@ def check_format(format: str) -> str:
 
 def render(frame: pl.DataFrame, format: str = "table") -> str:
     """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
-    row objects, nulls as null; JSON has no NaN or infinity, so those are null too; ``_json_value``)."""
+    row objects on one line, written by polars: nulls, NaN and infinity (which JSON lacks) as null, decimals as
+    numbers, dates as text)."""
     if check_format(format) == "csv":
         return frame.write_csv().rstrip("\n")
     if format == "json":
-        rows = [{key: _json_value(value) for key, value in row.items()} for row in frame.to_dicts()]
-        return json.dumps(rows, indent=1, allow_nan=False, default=str)
+        decimals = [name for name, dtype in frame.schema.items() if dtype.is_decimal()]
+        return frame.with_columns(pl.col(decimals).cast(pl.Float64)).write_json()
     with pl.Config(
         tbl_rows=-1,
         tbl_cols=-1,
@@ -384,14 +383,6 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
         fmt_str_lengths=200,
     ):
         return str(frame)
-
-
-def _json_value(value: object) -> object:
-    """A value as JSON holds it: a decimal (``2.5`` in DuckDB SQL) as a number, NaN and infinity (which
-    JSON lacks) as null; dates and other values without a JSON form are written as their text."""
-    if isinstance(value, decimal.Decimal):
-        value = float(value)
-    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:
