@@ -48,8 +48,20 @@ def test_the_default_workers_are_the_usable_cores_at_most_one_per_chunk(tmp_path
         assert read(tmp_path / "several", table).equals(read(tmp_path / "alone", table))
 
 
-def test_usable_cores_are_this_process_s_cores() -> None:
-    assert simulate_module.usable_cores() == len(os.sched_getaffinity(0)) >= 1
+def test_usable_cores_are_this_process_s_cores_within_its_cpu_quota(tmp_path: Path) -> None:
+    cores = len(os.sched_getaffinity(0))
+    quota = tmp_path / "cpu.max"
+    assert simulate_module.usable_cores(tmp_path / "none") == cores >= 1  # no quota file: the affinity
+    for text, expected in [
+        ("max 100000\n", cores),  # no quota
+        ("100000 100000\n", 1),  # one core
+        ("150000 100000\n", min(cores, 2)),  # 1.5 cores: rounded up
+        ("5000 100000\n", 1),  # a twentieth of a core: still one worker
+        (f"{(cores + 8) * 100000} 100000\n", cores),  # a quota above the affinity: the affinity
+        ("garbled\n", cores),
+    ]:
+        quota.write_text(text, "ascii")
+        assert simulate_module.usable_cores(quota) == expected, text
 
 
 def test_game_seeds_derive_from_the_run_seed_and_the_game_number() -> None:
