@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pipeline import stats
 from pipeline.names import did_you_mean, nearest
@@ -27,6 +29,19 @@ VARIANT_NAMES = ("catalan", "french", "trut", "trut-gatinaise", "trut-gatine", "
 )
 def test_nearest_names(name: str, expected: list[str]) -> None:
     assert nearest(name, VARIANT_NAMES) == expected
+
+
+NAME_TEXT = st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", min_size=1, max_size=12)
+
+
+@given(st.lists(NAME_TEXT, min_size=1, max_size=8, unique_by=str.lower), st.data())
+def test_a_valid_name_is_its_own_nearest_and_every_suggestion_is_valid(choices: list[str], data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(choices))
+    assert nearest(name.swapcase(), choices)[0] == name
+    other = data.draw(st.text(max_size=12))
+    found = nearest(other, choices)
+    assert len(found) <= 2 and set(found) <= set(choices)
+    assert (did_you_mean(other, choices) == "") == (found == [])
 
 
 def test_a_far_runner_up_is_not_suggested() -> None:
