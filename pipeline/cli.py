@@ -402,13 +402,14 @@ def report(
         Path, typer.Option(metavar="DIR", help="Report folder to write, e.g. reports/NAME (index.html, charts/).")
     ],
     data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    title: Annotated[str, typer.Option(metavar="TEXT", help="The page's title and heading.")] = "Truc Lab report",
 ) -> None:
     """Write the strategy report: an offline HTML page with a chart per statistic, PNG and SVG too."""
     from pipeline.report.page import build_report
 
     if not data:
         _fail("--data is required")
-    result = build_report(data, out, progress=lambda step: typer.echo(step, err=True))
+    result = build_report(data, out, progress=lambda step: typer.echo(step, err=True), title=title)
     typer.echo(f"report written to {result.html}")
 
 

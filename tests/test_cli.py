@@ -290,3 +290,18 @@ def test_import_reads_standard_input(tmp_path: Path, sim_dataset_2p: Path) -> No
     games, hands = simulated["games"], simulated["hands"]
     assert result.stdout == f"imported {games:,} games, {hands:,} hands to {tmp_path / 'd'}\n"
     assert json.loads((tmp_path / "d" / "manifest.json").read_text())["sources"] == ["<stdin>"]
+
+
+def test_report_writes_the_page_under_its_title(tmp_path: Path, sim_dataset_2p: Path) -> None:
+    """The whole command: statistics, charts and the page, headed by --title (escaped as HTML)."""
+    out = tmp_path / "r"
+    result = run("report", "--data", str(sim_dataset_2p), "--out", str(out), "--title", "Bluffs <2p> & folds")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"report written to {out / 'index.html'}\n"
+    assert "computing mano_advantage" in result.stderr and "writing index.html" in result.stderr
+    page = (out / "index.html").read_text("utf-8")
+    assert "<title>Bluffs &lt;2p&gt; &amp; folds</title>" in page and "<h1>Bluffs &lt;2p&gt; &amp; folds</h1>" in page
+    assert (out / "charts" / "mano_advantage.png").read_bytes().startswith(b"\x89PNG")
+    blank = run("report", "--data", str(sim_dataset_2p), "--out", str(tmp_path / "blank"), "--title", " ")
+    assert blank.exit_code == 1 and blank.output == "error: the report's title is empty\n"
+    assert not (tmp_path / "blank").exists()

@@ -157,14 +157,19 @@ class ReportResult:
         return [path for name in self.png for path in (self.png[name], self.svg[name])]
 
 
+DEFAULT_TITLE = "Truc Lab report"
+
+
 def build_report(
     data: Sequence[Path],
     out: Path,
     *,
     overwrite: bool = True,
     progress: Progress | None = None,
+    title: str = DEFAULT_TITLE,
 ) -> ReportResult:
-    """Compute every statistic over the datasets ``data`` and write the report folder ``out``.
+    """Compute every statistic over the datasets ``data`` and write the report folder ``out``, headed
+    ``title`` (the page's title and heading).
 
     Raises ``store.DatasetError`` when a dataset is missing or incomplete, or when ``out`` exists and
     ``overwrite`` is false or it is not a report (``_is_report``). Statistics that ``pipeline.stats``
@@ -172,6 +177,8 @@ def build_report(
     """
     from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
 
+    if not title.strip():
+        raise ValueError("the report's title is empty")
     store.check_output_folder(Path(out), overwrite, _is_report, REPORT_KIND)  # before the statistics are computed
     say = progress or (lambda _message: None)
     paths = store.expand_datasets([Path(d) for d in data])
@@ -188,7 +195,7 @@ def build_report(
             continue
         say(f"computing {name}")
         frames[name] = stats.compute(name, paths)
-    return render_page(frames, manifests, out, overwrite=overwrite, progress=progress)
+    return render_page(frames, manifests, out, overwrite=overwrite, progress=progress, title=title.strip())
 
 
 REPORT_KIND = "a Truc Lab report"
@@ -217,7 +224,7 @@ def render_page(
     *,
     overwrite: bool = True,
     progress: Progress | None = None,
-    title: str = "Truc Lab report",
+    title: str = DEFAULT_TITLE,
 ) -> ReportResult:
     """Write the report folder ``out`` from statistics frames already computed.
 
