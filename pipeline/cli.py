@@ -355,6 +355,8 @@ def stats(
     typer.echo(library.render(frame, format))
     if frame.is_empty():
         typer.echo(f"note: no rows: {library.why_empty(name)}", err=True)
+    for note in library.pooled_options(data):
+        typer.echo(f"note: {note}", err=True)
 
 
 @app.command()

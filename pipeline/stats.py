@@ -320,6 +320,53 @@ def compute(
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True).select(selected)
 
 
+POOLED_OPTIONS_SQL = """
+select variant, players, options, count(*) as games
+from stg_games
+group by all
+order by variant, players, options
+"""
+
+
+def pooled_options(data: Path | Sequence[Path]) -> list[str]:
+    """A warning for each variant and player count whose games the data hold under several sets of options
+    (a Trut run with ``tie_lead=maker`` and one with ``tie_lead=first`` read together): the statistics group
+    by variant and player count, so they pool those games. Empty when nothing is pooled that way."""
+    folders = store.dataset_folders(data)
+    with duckdb.connect(":memory:") as con:
+        try:
+            create_staging(con, folders)
+            rows = con.execute(POOLED_OPTIONS_SQL).fetchall()
+        except duckdb.Error as exc:
+            raise store.DatasetError(f"cannot read dataset {', '.join(map(str, folders))}: {exc}") from exc
+    by_setting: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for variant, players, options, games in rows:
+        by_setting.setdefault((variant, players), []).append((options, games))
+    return [
+        f"{variant} with {players} players pools games played under different options: "
+        + ", ".join(f"{label} ({_count(games, 'game')})" for label, games in _option_differences(mixes))
+        + "; the statistics count them together (truc sql can split them by games.options)"
+        for (variant, players), mixes in by_setting.items()
+        if len(mixes) > 1
+    ]
+
+
+def _option_differences(mixes: Sequence[tuple[str | None, int]]) -> list[tuple[str, int]]:
+    """Each set of options (canonical ``k=v k=v`` text) named by the options in which the sets differ:
+    ``tie_lead=first`` rather than every option of the variant."""
+    parsed = [dict(pair.split("=", 1) for pair in (options or "").split() if "=" in pair) for options, _ in mixes]
+    keys = list(dict.fromkeys(key for options in parsed for key in options))
+    differing = [key for key in keys if len({options.get(key) for options in parsed}) > 1]
+    return [
+        (" ".join(f"{key}={options.get(key, '?')}" for key in differing) or (text or "no options"), games)
+        for options, (text, games) in zip(parsed, mixes, strict=True)
+    ]
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n:,} {thing}{'s' * (n != 1)}"
+
+
 def why_empty(name: str) -> str:
     """Why the statistic ``name`` may return no rows, for a note beside an empty result: the variants it
     counts, when it counts only some, else that the data holds nothing it counts."""

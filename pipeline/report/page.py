@@ -195,7 +195,10 @@ def build_report(
             continue
         say(f"computing {name}")
         frames[name] = stats.compute(name, paths)
-    return render_page(frames, manifests, out, overwrite=overwrite, progress=progress, title=title.strip())
+    notes = stats.pooled_options(paths)
+    for note in notes:
+        say(f"note: {note}")
+    return render_page(frames, manifests, out, overwrite=overwrite, progress=progress, title=title.strip(), notes=notes)
 
 
 REPORT_KIND = "a Truc Lab report"
@@ -225,8 +228,10 @@ def render_page(
     overwrite: bool = True,
     progress: Progress | None = None,
     title: str = DEFAULT_TITLE,
+    notes: Sequence[str] = (),
 ) -> ReportResult:
-    """Write the report folder ``out`` from statistics frames already computed.
+    """Write the report folder ``out`` from statistics frames already computed; ``notes`` (what the reader
+    must know to read the figures, such as games of different options pooled) head the page.
 
     ``frames`` maps a statistic's name to its frame (names outside ``frames.ALL_STATISTICS`` get a table
     but no chart); ``manifests`` maps each dataset's label (its path) to its manifest. The page opens
@@ -276,6 +281,7 @@ def render_page(
         page = _page(
             title=title,
             settings=_settings(frames),
+            notes=notes,
             manifests=manifests,
             findings=findings,
             sections=sections,
@@ -516,6 +522,7 @@ h1 { margin-bottom: 0.2rem; }
 h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; margin-top: 2.5rem; }
 h3 { margin: 1rem 0 0.3rem; font-size: 1rem; }
 .meta, .definition, .files { color: #555; }
+.note { border-left: 4px solid #e45756; padding: 0.3rem 0.8rem; background: #fdf1f0; }
 .definition { font-style: italic; }
 .chart { overflow-x: auto; margin: 0.5rem 0; min-height: 2rem; }
 #summary li { margin: 0.15rem 0; }
@@ -569,6 +576,7 @@ def _page(
     *,
     title: str,
     settings: str,
+    notes: Sequence[str],
     manifests: Mapping[str, Mapping[str, Any]],
     findings: Mapping[str, list[str]],
     sections: Sequence[str],
@@ -598,6 +606,7 @@ def _page(
 <p class="meta">Datasets: {datasets}. Variants: {_esc(settings or "none")}. Built by truc-lab
 {_esc(__version__)}. Rates come with 95% intervals and the counts they rest on (wins/hands); points are
 counted in each variant's own unit and never compared across variants.</p>
+{"".join(f'<p class="note">Note: {_esc(note)}.</p>' for note in notes)}
 <nav><ul>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
 </header>
 <section id="summary">

@@ -1,0 +1,63 @@
+"""Games of one variant and player count played under different options, read together: the statistics
+group by variant and player count, so they pool them; `truc stats` and the report say so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline import stats
+from pipeline.cli import app
+from pipeline.report.page import build_report
+from pipeline.simulate import SimulationSpec, simulate
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """2-player Trut under the seed's tie-lead rule and under the option, and 4-player Trut."""
+    folder = tmp_path_factory.mktemp("pooled")
+    specs = {
+        "maker": SimulationSpec("trut", 12, 3, {"players": "2"}),
+        "first": SimulationSpec("trut", 9, 4, {"players": "2", "tie_lead": "first"}),
+        "four": SimulationSpec("trut", 5, 5, {"players": "4", "tie_lead": "first"}),
+    }
+    return {name: simulate(spec, folder / name).out for name, spec in specs.items()}
+
+
+def test_different_options_of_one_setting_are_named_with_their_games(runs: dict[str, Path]) -> None:
+    notes = stats.pooled_options([runs["maker"], runs["first"], runs["four"]])
+    assert notes == [
+        "trut with 2 players pools games played under different options: tie_lead=first (9 games), "
+        "tie_lead=maker (12 games); the statistics count them together (truc sql can split them by games.options)"
+    ]
+
+
+def test_the_same_options_or_another_player_count_pool_nothing(runs: dict[str, Path]) -> None:
+    assert stats.pooled_options([runs["maker"], runs["maker"].parent / "maker"]) == []
+    assert stats.pooled_options([runs["maker"], runs["four"]]) == []  # 2 and 4 players are counted apart
+
+
+def test_stats_says_so_on_stderr_and_keeps_stdout_clean(runs: dict[str, Path]) -> None:
+    result = runner.invoke(
+        app, ["stats", "mano_advantage", "--data", str(runs["maker"]), "--data", str(runs["first"]), "--format", "csv"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("variant,players,") and "note" not in result.stdout
+    assert result.stderr.startswith("note: trut with 2 players pools games played under different options: ")
+    alone = runner.invoke(app, ["stats", "mano_advantage", "--data", str(runs["maker"])])
+    assert alone.exit_code == 0 and alone.stderr == ""
+
+
+def test_the_report_heads_its_page_with_the_note(runs: dict[str, Path], tmp_path: Path) -> None:
+    messages: list[str] = []
+    report = build_report([runs["maker"], runs["first"]], tmp_path / "report", progress=messages.append)
+    page = report.html.read_text("utf-8")
+    note = stats.pooled_options([runs["maker"], runs["first"]])[0]
+    assert f'<p class="note">Note: {note}.</p>' in page
+    assert f"note: {note}" in messages
+    alone = build_report([runs["maker"]], tmp_path / "alone").html.read_text("utf-8")
+    assert 'class="note"' not in alone
