@@ -19,6 +19,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from pipeline import __version__
+from pipeline.names import counted
 
 app = typer.Typer(
     name="truc",
@@ -211,7 +212,7 @@ def simulate(
     rate = result.hands / result.seconds if result.seconds else 0.0
     typer.echo(
         f"wrote {result.games:,} games, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s "
-        f"on {_count(result.manifest['workers'], 'worker')}, {rate:,.0f} hands/s"
+        f"on {counted(result.manifest['workers'], 'worker')}, {rate:,.0f} hands/s"
     )
 
 
@@ -239,7 +240,7 @@ def import_(
         result = import_files(sources, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
     for problem in result.invalid:
         typer.echo(f"skipped: {problem}", err=True)
-    typer.echo(f"imported {_count(result.games, 'game')}, {_count(result.hands, 'hand')} to {out}")
+    typer.echo(f"imported {counted(result.games, 'game')}, {counted(result.hands, 'hand')} to {out}")
 
 
 @app.command()
@@ -261,8 +262,8 @@ def check(
         result = check_files(sources, progress=update)
     for problem in result.invalid:
         typer.echo(problem)
-    verdict = "all valid" if result.ok else _count(len(result.invalid), "problem")
-    read = f"{_count(result.files, 'file')}: {_count(result.games, 'valid game')} ({_count(result.hands, 'hand')})"
+    verdict = "all valid" if result.ok else counted(len(result.invalid), "problem")
+    read = f"{counted(result.files, 'file')}: {counted(result.games, 'valid game')} ({counted(result.hands, 'hand')})"
     typer.echo(f"checked {read}, {verdict}")
     if not result.ok:
         raise typer.Exit(1)
@@ -294,7 +295,7 @@ def export(
         count = export_dataset(
             data, sys.stdout if to_stdout else out, progress=update, overwrite=overwrite, game_ids=game
         )
-    typer.echo(f"exported {_count(count, 'game')} to {'standard output' if to_stdout else out}", err=to_stdout)
+    typer.echo(f"exported {counted(count, 'game')} to {'standard output' if to_stdout else out}", err=to_stdout)
 
 
 @app.command()
@@ -413,11 +414,6 @@ def report(
         _fail("--data is required")
     result = build_report(data, out, progress=lambda step: typer.echo(step, err=True), title=title)
     typer.echo(f"report written to {result.html}")
-
-
-def _count(n: int, thing: str) -> str:
-    """``n`` things, in English: 1 file, 2 files."""
-    return f"{n:,} {thing}{'s' * (n != 1)}"
 
 
 def _games_done(update: Callable[[int, int, int, int], None], total: int, games: int, hands: int) -> None:

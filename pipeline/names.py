@@ -1,4 +1,5 @@
-"""Mistyped names: the valid names nearest to one the user gave, for "did you mean ...?" in an error.
+"""Words in messages: the valid names nearest to a mistyped one, for "did you mean ...?" in an error, and
+counts in English (``counted``).
 
 Every error that refuses a name (a variant, an option or its value, a policy or its parameter, a
 statistic, its parameter or column, a verb or tag of the text format) still lists the valid names; this adds
@@ -39,3 +40,8 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
     if not found:
         return ""
     return f" (did you mean {' or '.join(map(repr, found))}?)"
+
+
+def counted(n: int, thing: str) -> str:
+    """``n`` things, in English: ``1 file``, ``2 files``, ``1,000 games``."""
+    return f"{n:,} {thing}{'s' * (n != 1)}"

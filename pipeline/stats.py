@@ -27,7 +27,7 @@ import duckdb
 import polars as pl
 
 from pipeline import store
-from pipeline.names import did_you_mean
+from pipeline.names import counted, did_you_mean
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 STAGING = "staging"
@@ -344,7 +344,7 @@ def pooled_options(data: Path | Sequence[Path]) -> list[str]:
         by_setting.setdefault((variant, players), []).append((options, games))
     return [
         f"{variant} with {players} players pools games played under different options: "
-        + ", ".join(f"{label} ({_count(games, 'game')})" for label, games in _option_differences(mixes))
+        + ", ".join(f"{label} ({counted(games, 'game')})" for label, games in _option_differences(mixes))
         + "; the statistics count them together (truc sql can split them by games.options)"
         for (variant, players), mixes in by_setting.items()
         if len(mixes) > 1
@@ -361,10 +361,6 @@ def _option_differences(mixes: Sequence[tuple[str | None, int]]) -> list[tuple[s
         (" ".join(f"{key}={options.get(key, '?')}" for key in differing) or (text or "no options"), games)
         for options, (text, games) in zip(parsed, mixes, strict=True)
     ]
-
-
-def _count(n: int, thing: str) -> str:
-    return f"{n:,} {thing}{'s' * (n != 1)}"
 
 
 def why_empty(name: str) -> str:

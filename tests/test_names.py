@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline import stats
-from pipeline.names import did_you_mean, nearest
+from pipeline.names import counted, did_you_mean, nearest
 from pipeline.policies import PolicyError, parse_policy
 from pipeline.variants import UnknownVariant, get_variant
 
@@ -118,3 +118,7 @@ def test_a_mistyped_statistic_parameter_suggests_the_parameter() -> None:
     with pytest.raises(stats.StatsError) as caught:
         stats.resolve_params(statistic, {name + "s": "1"})
     assert f"unknown parameter '{name}s' (did you mean '{name}'?) for {statistic.name}" in str(caught.value)
+
+
+def test_counts_read_as_english() -> None:
+    assert [counted(n, "game") for n in (0, 1, 2, 12345)] == ["0 games", "1 game", "2 games", "12,345 games"]
