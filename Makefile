@@ -60,6 +60,7 @@ demo: $(STAMP) compile
 	@echo
 	@echo "Datasets:   data/demo/<variant>-<players>p/ (games, hands, seats, events as Parquet; manifest.json)"
 	@echo "Statistics: $(BIN)/truc stats NAME --data data/demo   (list them with: $(BIN)/truc stats)"
+	@echo "Your SQL:   $(BIN)/truc sql --data data/demo \"select verb, count(*) from events group by all\""
 	@echo "Report:     reports/demo/index.html (charts also in reports/demo/charts/)"
 
 bench: $(STAMP) compile
