@@ -334,6 +334,12 @@ def stats(
     describe: Annotated[
         bool, typer.Option("--describe", help="Print what the statistic returns (grain, rows, columns) and stop.")
     ] = False,
+    per_dataset: Annotated[
+        bool,
+        typer.Option(
+            "--per-dataset", help="Compute it over each dataset on its own, with a first column dataset, not pooled."
+        ),
+    ] = False,
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
     ] = "table",
@@ -352,11 +358,12 @@ def stats(
     if not data:
         _fail("--data is required to compute a statistic")
     names = [column.strip() for item in columns for column in item.split(",") if column.strip()]
-    frame = library.compute(name, data, _pairs(param, "--param"), names)
+    compute = library.compute_each if per_dataset else library.compute
+    frame = compute(name, data, _pairs(param, "--param"), names)
     typer.echo(library.render(frame, format))
     if frame.is_empty():
         typer.echo(f"note: no rows: {library.why_empty(name)}", err=True)
-    for note in library.pooled_options(data):
+    for note in library.pooled_options(data, separately=per_dataset):
         typer.echo(f"note: {note}", err=True)
 
 

@@ -328,10 +328,26 @@ order by variant, players, options
 """
 
 
-def pooled_options(data: Path | Sequence[Path]) -> list[str]:
+def compute_each(
+    name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None, columns: Sequence[str] = ()
+) -> pl.DataFrame:
+    """The statistic ``name`` over each dataset folder on its own (``compute``), one after the other, with
+    a first column ``dataset`` (the folder, as in ``truc sql``): to compare runs, such as two bots or two
+    options, that ``compute`` would pool."""
+    frames = [
+        compute(name, folder, params, columns).select(pl.lit(str(folder)).alias("dataset"), pl.all())
+        for folder in store.dataset_folders(data)
+    ]
+    return pl.concat(frames, how="vertical_relaxed")
+
+
+def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
     """A warning for each variant and player count whose games the data hold under several sets of options
     (a Trut run with ``tie_lead=maker`` and one with ``tie_lead=first`` read together): the statistics group
-    by variant and player count, so they pool those games. Empty when nothing is pooled that way."""
+    by variant and player count, so they pool those games. Empty when nothing is pooled that way.
+    ``separately``: each folder on its own (``compute_each``), each warning naming its folder."""
+    if separately:
+        return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in pooled_options(folder)]
     folders = store.dataset_folders(data)
     with duckdb.connect(":memory:") as con:
         try:
@@ -345,7 +361,8 @@ def pooled_options(data: Path | Sequence[Path]) -> list[str]:
     return [
         f"{variant} with {players} players pools games played under different options: "
         + ", ".join(f"{label} ({counted(games, 'game')})" for label, games in _option_differences(mixes))
-        + "; the statistics count them together (truc sql can split them by games.options)"
+        + "; the statistics count them together (truc stats --per-dataset keeps the runs apart; truc sql can "
+        "split them by games.options)"
         for (variant, players), mixes in by_setting.items()
         if len(mixes) > 1
     ]

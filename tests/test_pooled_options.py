@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -32,7 +33,8 @@ def test_different_options_of_one_setting_are_named_with_their_games(runs: dict[
     notes = stats.pooled_options([runs["maker"], runs["first"], runs["four"]])
     assert notes == [
         "trut with 2 players pools games played under different options: tie_lead=first (9 games), "
-        "tie_lead=maker (12 games); the statistics count them together (truc sql can split them by games.options)"
+        "tie_lead=maker (12 games); the statistics count them together (truc stats --per-dataset keeps the runs "
+        "apart; truc sql can split them by games.options)"
     ]
 
 
@@ -61,3 +63,27 @@ def test_the_report_heads_its_page_with_the_note(runs: dict[str, Path], tmp_path
     assert f"note: {note}" in messages
     alone = build_report([runs["maker"]], tmp_path / "alone").html.read_text("utf-8")
     assert 'class="note"' not in alone
+
+
+def test_per_dataset_computes_each_folder_on_its_own(runs: dict[str, Path]) -> None:
+    """The runs that ``compute`` pools, side by side: each folder's rows are exactly its own statistic."""
+    folders = [runs["maker"], runs["first"]]
+    each = stats.compute_each("mano_advantage", folders)
+    assert each.columns == ["dataset", *stats.compute("mano_advantage", runs["maker"]).columns]
+    for folder in folders:
+        own = each.filter(pl.col("dataset") == str(folder.resolve())).drop("dataset")
+        assert own.equals(stats.compute("mano_advantage", folder))
+    pooled = stats.compute("mano_advantage", folders)
+    assert pooled["hands"].sum() == each["hands"].sum() and pooled.height < each.height
+    assert stats.pooled_options(folders, separately=True) == []  # each run has one set of options
+
+
+def test_per_dataset_on_the_command_line(runs: dict[str, Path]) -> None:
+    args = ["stats", "mano_advantage", "--data", str(runs["maker"]), "--data", str(runs["first"])]
+    result = runner.invoke(app, [*args, "--per-dataset", "--columns", "hands", "--format", "csv"])
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0] == "dataset,hands" and [line.split(",")[0] for line in lines[1:]] == [
+        str(runs["maker"].resolve()),
+        str(runs["first"].resolve()),
+    ]
