@@ -16,7 +16,7 @@ import duckdb
 import polars as pl
 
 from pipeline import store
-from pipeline.stats import StatsError, create_staging, render
+from pipeline.stats import StatsError, render, staged
 
 TABLE_ROWS = 1000
 """The rows a result shows as a table by default: a Markdown table of millions of rows takes minutes to
@@ -53,17 +53,12 @@ def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:
     with its ``dataset``: join tables on ``dataset`` too, since game ids repeat across datasets.
 
     Raises ``QueryError`` for a query DuckDB refuses, with its message on one line, and
-    ``store.DatasetError`` when a folder is missing, incomplete or unreadable."""
+    ``store.DatasetError`` when a folder is missing, incomplete or unreadable (``stats.staged``)."""
     if not sql.strip():
         raise QueryError("the query is empty: give SQL, e.g. 'select variant, count(*) from games group by 1'")
-    folders = store.dataset_folders(data)
-    with duckdb.connect(":memory:") as con:
-        try:
-            create_staging(con, folders)
-            for table, view in TABLE_VIEWS.items():
-                con.execute(f"create view {table} as select * from {view}")
-        except duckdb.Error as exc:
-            raise store.DatasetError(f"cannot read dataset {', '.join(map(str, folders))}: {one_line(exc)}") from exc
+    with staged(store.dataset_folders(data)) as con:
+        for table, view in TABLE_VIEWS.items():
+            con.execute(f"create view {table} as select * from {view}")
         try:
             relation = con.sql(sql)
             return None if relation is None else relation.pl()

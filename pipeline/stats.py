@@ -18,8 +18,9 @@ come back as Int64, rates and means as Float64; a rate over an empty sample and 
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -308,24 +309,25 @@ def compute(
     statistic = get_statistic(name)
     values = resolve_params(statistic, params)
     selected = check_columns(statistic, columns)
-    folders = store.dataset_folders(data)
-    with duckdb.connect(":memory:") as con:
-        try:
-            create_staging(con, folders)
-            frame = con.sql(statistic.sql(), params=values or None).pl()
-        except duckdb.Error as exc:  # a file that changed or broke after the checks, or any other read error
-            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            where = ", ".join(str(f) for f in folders)
-            raise store.DatasetError(f"cannot read dataset {where}: {first_line}") from exc
+    with staged(store.dataset_folders(data)) as con:
+        frame = con.sql(statistic.sql(), params=values or None).pl()
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True).select(selected)
 
 
-POOLED_OPTIONS_SQL = """
-select variant, players, options, count(*) as games
-from stg_games
-group by all
-order by variant, players, options
-"""
+@contextlib.contextmanager
+def staged(folders: Sequence[Path]) -> Iterator[duckdb.DuckDBPyConnection]:
+    """An in-memory DuckDB with the staging (``create_staging``) over ``folders``. A DuckDB error inside the
+    block (a file that changed or broke after the checks, or any other read error: the views read the files
+    only when queried) is a ``store.DatasetError`` naming the folders; an error the block raises itself
+    passes through."""
+    with duckdb.connect(":memory:") as con:
+        try:
+            create_staging(con, folders)
+            yield con
+        except duckdb.Error as exc:
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            where = ", ".join(str(f) for f in folders)
+            raise store.DatasetError(f"cannot read dataset {where}: {first_line}") from exc
 
 
 def compute_each(
@@ -348,13 +350,8 @@ def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> lis
     ``separately``: each folder on its own (``compute_each``), each warning naming its folder."""
     if separately:
         return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in pooled_options(folder)]
-    folders = store.dataset_folders(data)
-    with duckdb.connect(":memory:") as con:
-        try:
-            create_staging(con, folders)
-            rows = con.execute(POOLED_OPTIONS_SQL).fetchall()
-        except duckdb.Error as exc:
-            raise store.DatasetError(f"cannot read dataset {', '.join(map(str, folders))}: {exc}") from exc
+    with staged(store.dataset_folders(data)) as con:
+        rows = con.execute(POOLED_OPTIONS_SQL).fetchall()
     by_setting: dict[tuple[str, int], list[tuple[str, int]]] = {}
     for variant, players, options, games in rows:
         by_setting.setdefault((variant, players), []).append((options, games))
@@ -366,6 +363,14 @@ def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> lis
         for (variant, players), mixes in by_setting.items()
         if len(mixes) > 1
     ]
+
+
+POOLED_OPTIONS_SQL = """
+select variant, players, options, count(*) as games
+from stg_games
+group by all
+order by variant, players, options
+"""
 
 
 def _option_differences(mixes: Sequence[tuple[str | None, int]]) -> list[tuple[str, int]]:
