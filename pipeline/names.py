@@ -22,14 +22,8 @@ def nearest(name: str, choices: Iterable[str]) -> list[str]:
     """The valid names close to ``name`` (case aside), the closest first: one, or two when the second is
     nearly as close; none when nothing is close."""
     folded = name.lower()
-    scored = []
-    for choice in dict.fromkeys(choices):
-        matcher = difflib.SequenceMatcher(None, folded, choice.lower())
-        if matcher.real_quick_ratio() >= CUTOFF and matcher.quick_ratio() >= CUTOFF:
-            score = matcher.ratio()
-            if score >= CUTOFF:
-                scored.append((score, choice))
-    scored.sort(key=lambda pair: -pair[0])  # stable: equally close names stay in the choices' order
+    scores = [(difflib.SequenceMatcher(None, folded, c.lower()).ratio(), c) for c in dict.fromkeys(choices)]
+    scored = sorted((pair for pair in scores if pair[0] >= CUTOFF), key=lambda pair: -pair[0])  # stable
     return [choice for score, choice in scored[:2] if score >= scored[0][0] - RUNNER_UP]
 
 
