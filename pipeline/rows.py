@@ -177,7 +177,7 @@ _PLAIN_TAIL: list[object] = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  #
 
 
 _DETAIL_INDEX: Final = {name: i for i, name in enumerate(HAND_DETAIL_COLUMNS)}
-_VOID, _POINTS2, _SCORE2 = (_DETAIL_INDEX[name] for name in ("void", "points_team2", "score_before_team2"))
+_VOID, _POINTS2, _SCORE2 = [_DETAIL_INDEX[name] for name in ("void", "points_team2", "score_before_team2")]
 
 
 def _details(hand: HandRecord, three_sides: bool) -> list[object]:

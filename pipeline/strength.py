@@ -257,7 +257,7 @@ def beat_every_hand(duels: list[tuple[tuple[int, ...], int]], left: Counter[int]
     for theirs, won in duels:
         if won:
             use = sum(1 << field[power] for power in theirs)
-            one_hand[use] = won * factorial(size) // prod(factorial(k) for k in Counter(theirs).values())
+            one_hand[use] = won * factorial(size) // prod([factorial(k) for k in Counter(theirs).values()])
     dealt = one_hand
     for _ in range(opponents - 1):
         more: dict[int, int] = {}
@@ -284,4 +284,4 @@ def _fits(hand: tuple[int, ...], counts: Counter[int]) -> bool:
 
 
 def _ways(hand: tuple[int, ...], counts: Counter[int]) -> int:
-    return prod(comb(counts[p], k) for p, k in Counter(hand).items())
+    return prod([comb(counts[p], k) for p, k in Counter(hand).items()])

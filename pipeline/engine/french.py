@@ -171,7 +171,7 @@ class FrenchGame(Game):
         self.redeal_open = False
         n = self.n
         self.redeal_answerers = [
-            s for s in ((seat + k) % n for k in range(1, n)) if self.team_of[s] != self.team_of[seat]
+            s for s in [(seat + k) % n for k in range(1, n)] if self.team_of[s] != self.team_of[seat]
         ]
         self.phase = Phase.REDEAL
         self.decider = self.redeal_answerers.pop(0)

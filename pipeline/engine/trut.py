@@ -201,7 +201,7 @@ class TrutGame(Game):
         """Nobody au fortial truts: the opponents take 1 petit, no play (RULES.md `trut` "fortial"). Decision:
         in 3 players each opponent takes 1 petit, in play order from the eldest."""
         side = self.team_of[self.decider]
-        opponents = list(dict.fromkeys(self.team_of[s] for s in self.order if self.team_of[s] != side))
+        opponents = list(dict.fromkeys([self.team_of[s] for s in self.order if self.team_of[s] != side]))
         for other in opponents:
             self._gain_petits(other, 1)
         self._finish(opponents[0] if len(opponents) == 1 else None, "pass", None)

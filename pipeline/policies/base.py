@@ -37,16 +37,17 @@ class DecisionPolicy:
     """Base class: dispatch on the decision the view asks for."""
 
     name = "base"
-    params: dict[str, float] = {}
+    params: dict[str, float]
 
     def describe(self, variant: str | None = None) -> str:
-        return " ".join([self.name, *(f"{k}={v:g}" for k, v in self.params_read(variant).items())])
+        return " ".join([self.name, *[f"{k}={v:g}" for k, v in self.params_read(variant).items()]])
 
     def params_read(self, variant: str | None = None) -> dict[str, float]:
         """The parameters ``variant``'s decisions read (all of them here), which ``describe`` names."""
         return self.params
 
     def __init__(self) -> None:
+        self.params = {}
         self._methods: dict[str, Callable[[SeatView, random.Random], Action | None]] = {}
 
     def step(self, view: SeatView, rng: random.Random) -> Action | None:

@@ -10,7 +10,10 @@ from pipeline.engine.view import SeatView
 
 class RandomPolicy:
     name = "random"
-    params: dict[str, float] = {}
+    params: dict[str, float]
+
+    def __init__(self) -> None:
+        self.params = {}
 
     def describe(self, variant: str | None = None) -> str:
         return self.name
