@@ -183,8 +183,8 @@ def simulate(
             show_default=False,
         ),
     ] = None,
-    overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it exists.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Play bots against each other and write the games as a Parquet dataset."""
     from pipeline.simulate import SimulationSpec
@@ -226,11 +226,12 @@ def import_(
         ),
     ],
     out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create.")],
-    overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it exists.")] = False,
     skip_invalid: Annotated[
-        bool, typer.Option(help="Import the valid games and report each invalid one, instead of stopping.")
+        bool,
+        typer.Option("--skip-invalid", help="Import the valid games and report each invalid one, instead of stopping."),
     ] = False,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Read hand histories in the .truc text format, replay them, and write a Parquet dataset."""
     from pipeline.history.io import import_files
@@ -252,7 +253,7 @@ def check(
             metavar="FILE", help="The .truc files (a folder: its .truc files) to check; - reads standard input."
         ),
     ],
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Check hand histories as an import would, writing nothing: every invalid game, then a count."""
     from pipeline.history.io import check_files
@@ -282,8 +283,8 @@ def export(
     game: Annotated[
         list[int], typer.Option(metavar="ID", help="Write only this game (its game_id) of one dataset; repeatable.")
     ] = [],  # noqa: B006
-    overwrite: Annotated[bool, typer.Option(help="Replace --out if it exists.")] = False,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it exists.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Write the games of one dataset or several as canonical .truc text."""
     from pipeline.history.io import export_dataset
