@@ -177,6 +177,9 @@ def test_first_trick_counts_double_as_a_rule_function() -> None:
     rule = first_trick_counts_double
     assert rule([0], 3, 0) is None and rule([0, 0], 3, 0) == (0, None)
     assert rule([0, 1], 3, 0) is None and rule([0, 1, 1], 3, 0) == (1, None)
+    # trick 1 and trick 3 to one side: it has two tricks of three, and no rule was needed to decide
+    assert rule([0, 1, 0], 3, 0) == (0, None) and rule([1, 0, 1], 3, 0) == (1, None)
+    assert rule([0, 1, TIE], 3, 0) == (0, "first_counts_double")
     assert rule([0, 1, 2], 3, 0) == (0, "first_counts_double")  # 3 players, 1-1-1
     assert rule([TIE, TIE, TIE], 3, 0) == (None, "all_tied") and rule([TIE, TIE], 3, 0) is None
 
@@ -543,6 +546,18 @@ def test_threshold_answers_by_see_at_announces_a_brelan_and_sees_against_the_for
     assert ThresholdPolicy(fortial_at=0.0).step(SeatView(fortial, 0), random.Random(0)) == Action(0, "trut")
     act(fortial, "0 trut")
     assert ThresholdPolicy(see_at=1.0).step(SeatView(fortial, 1), random.Random(0)) == Action(1, "accept")
+    # both sides au fortial: a fold still gives the truters their third petit and the game, so it is seen
+    both = new_trut(2, dealer=1, scores=(6, 6), petits=(2, 2))
+    deal(both, "9h 10h Jh", "9c 10c Jc")
+    act(both, "0 trut")
+    assert both.special == "fortial_both"
+    assert ThresholdPolicy(see_at=1.0).step(SeatView(both, 1), random.Random(0)) == Action(1, "accept")
+    # 3 players, sides 0 and 1 au fortial: side 2's trut is answered by strength (its fold costs 1 petit)
+    three = new_trut(3, dealer=2, scores=(6, 6, 0), petits=(2, 2, 0))
+    deal(three, "9h 10h Jh", "9c 10c Jc", "9d 10d Jd")
+    act(three, "2 trut")
+    assert three.special == "fortial_both" and three.decision(0) == "trut_answer"
+    assert ThresholdPolicy(see_at=1.0).step(SeatView(three, 0), random.Random(0)) == Action(0, "fold")
 
 
 def test_random_policy_may_trut_out_of_turn_or_decline() -> None:

@@ -68,7 +68,10 @@ def first_trick_counts_double(tricks: list[int], total: int, eldest_team: int) -
         return first, "first_counts_double"
     if len(tricks) == 2:
         return None
-    return (second, None) if tricks[2] == second else (first, "first_counts_double")
+    third = tricks[2]
+    if third in (second, first):  # two tricks of three: no rule needed
+        return third, None
+    return first, "first_counts_double"  # trick 3 tied, or a 1-1-1 split with three sides
 
 
 def decide_hand(

@@ -9,7 +9,7 @@ What the family does its own way, on top of ``pipeline.engine.game``:
 - **The answers.** The truter's opponents answer one at a time in play order from the eldest (seed 003),
   ``accept`` ("je vais voir") or ``fold`` ("je me couche"); ``actor()`` is the seat to answer and nobody
   plays meanwhile. With two sides one ``accept`` is enough: the others do not answer and the record
-  holds only the answers given, up to the first ``accept``; every fold gives the truters 1 petit. With
+  holds only the answers given, up to the first ``accept``; when every opponent folds the truters take 1 petit. With
   three sides (3 players, each alone) both opponents always answer (seed 001 "Variante pour 3 joueurs").
 - **Stakes** count petits: 1 (a petit) until a trut is seen, then ``LONG_VALUE`` (a long), twice that
   when both opponents see in 3 players. ``HandRecord.points`` are the petits and longs a side won in the
@@ -252,11 +252,14 @@ class TrutGame(Game):
         return super().decision(seat, optional)
 
     def public_value(self, name: str) -> Any:
-        """The two entries a trut's answerer reads, without building the whole state."""
+        """The entries a trut's answerer reads, without building the whole state, and
+        ``truter_au_fortial``: whether the side that truted is au fortial, so that folding loses the game."""
         if name == "special":
             return self.special
         if name == "announced":
             return self.trut_word
+        if name == "truter_au_fortial":
+            return self.truter >= 0 and self._at_fortial(self.team_of[self.truter])
         return self.public_state()[name]
 
     def public_state(self) -> dict[str, Any]:

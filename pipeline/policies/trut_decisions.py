@@ -81,8 +81,8 @@ class TrutDecisions(JudgingPolicy):
 
     def trut_answer(self, view: SeatView, rng: random.Random) -> Action:
         special = view.public_value("special")
-        if special == "fortial":
-            return make_action(view.seat, ACCEPT)
+        if special == "fortial" or (special == "fortial_both" and view.public_value("truter_au_fortial")):
+            return make_action(view.seat, ACCEPT)  # folding would give the truters the game
         if view.public_value("announced"):
             need = self.params["see_announced"]
         else:
