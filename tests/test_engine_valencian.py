@@ -245,9 +245,12 @@ def test_a_pending_raise_is_answered_explicitly_a_card_does_not_accept() -> None
 def test_joc_fora_accepted_the_hand_winner_wins_the_game() -> None:
     game = new_game(stones=(3, 11))
     deal(game, "1e 1b 7e", "3o 3c 4o")
-    act(game, "0 truc", "1 retruc", "0 quatre-val", "1 joc-fora", "0 accept")
+    act(game, "0 truc", "1 retruc", "0 quatre-val", "1 joc-fora")
+    with pytest.raises(RuleError, match="the joc fora is the highest raise: accept or fold it.*ladder-top"):
+        act(game, "0 joc-fora")  # pending, not yet accepted
+    act(game, "0 accept")
     assert game.stake == 5 and game.next_raise() == 0
-    with pytest.raises(RuleError, match="ladder-top"):
+    with pytest.raises(RuleError, match="has been accepted: nothing is higher.*ladder-top"):
         act(game, "0 truc")
     act(game, "0 play 1e", "1 play 3o", "0 play 1b", "1 play 3c")
     hand = record(game)
@@ -342,6 +345,12 @@ def test_an_envit_must_be_answered_before_anything_else() -> None:
         act(game, "0 play 1e")
     with pytest.raises(RuleError, match="envit-ladder"):
         act(game, "1 envit-falta")
+    # the answerer's card or truc is refused as answering the envit first, not as a wrong rung
+    for line in ("1 play 7o", "1 truc"):
+        with pytest.raises(
+            RuleError, match=r"seat 1 answers it \(accept, fold, torne, falta\) first \[answer-envit-first\]"
+        ):
+            act(game, line)
     assert {a.verb for a in game.legal_actions()} == {"accept", "fold", "torne", "falta"}
 
 

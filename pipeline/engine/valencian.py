@@ -423,6 +423,8 @@ class ValencianGame(LadderGame):
         if verb in self.variant.raise_verbs:
             rung = self.next_raise()
             if not rung:
+                if self.pending:
+                    return RuleError("ladder-top", "the joc fora is the highest raise: accept or fold it")
                 return RuleError("ladder-top", "the joc fora has been accepted: nothing is higher")
             expected = self.ladder[rung - 1].verb
             if verb != expected:
@@ -442,10 +444,10 @@ class ValencianGame(LadderGame):
             return RuleError(
                 "envit-unknown-cards", "an envit is settled by showing the cards: the deal must list every card"
             )
-        open_calls = [c.verb for c in ENVIT_LADDER[call]]
-        return RuleError(
-            "envit-ladder", f"after '{call}' the answer is accept, fold{''.join(', ' + v for v in open_calls)}"
-        )
+        answers = f"accept, fold{''.join(', ' + c.verb for c in ENVIT_LADDER[call])}"
+        if verb not in ENVIT_CALLS:
+            return RuleError("answer-envit-first", f"the {call} is pending: seat {seat} answers it ({answers}) first")
+        return RuleError("envit-ladder", f"after '{call}' the answer is {answers}")
 
     def _explain_envit(self, seat: int, verb: str) -> RuleError:
         if verb not in (ENVIT, ENVIT_FALTA):
