@@ -389,6 +389,10 @@ def test_a_raise_must_be_above_the_stake_and_at_most_what_a_side_needs() -> None
     assert raises == [2, 3, 4, 5, 6, 7, 8, "reste"]
     with pytest.raises(RuleError, match="raise-arg"):
         act(game, "0 raise lots")
+    act(game, "0 raise 8", "1 accept", "0 play 9h")
+    with pytest.raises(RuleError) as refused:  # at the ceiling already: no raise to suggest
+        act(game, "1 raise 9")
+    assert str(refused.value).endswith("worth no more than 8, the most either team needs [raise-size]")
 
 
 def test_a_raise_is_made_on_one_turn_before_playing_one_card() -> None:

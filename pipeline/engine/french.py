@@ -402,7 +402,8 @@ class FrenchGame(Game):
         if arg <= base:
             return RuleError("raise-size", f"a raise must propose more than the stake of {base}, not {arg}")
         ceiling = self.raise_ceiling()
+        instead = f": raise {ceiling}" if base < ceiling else ""  # none when the stake is at the ceiling already
         return RuleError(
             "raise-size",
-            f"a raise above {ceiling} is worth no more than {ceiling}, the most either team needs: raise {ceiling}",
+            f"a raise above {ceiling} is worth no more than {ceiling}, the most either team needs{instead}",
         )
