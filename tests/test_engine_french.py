@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.cards import FRENCH_32, FRENCH_36
 from pipeline.engine.actions import Action, Event, RuleError
-from pipeline.engine.french import FrenchGame
+from pipeline.engine.french import FrenchGame, reste_for_the_game
 from pipeline.engine.game import Phase
 from pipeline.engine.rules import TIE, OptionError
 from pipeline.engine.view import SeatView
@@ -471,14 +471,43 @@ def test_le_mien_answers_reste_with_the_larger_reste_and_the_hand_decides_the_ga
         act(game, "1 raise reste")
 
 
-def test_reste_accepted_plainly_by_a_side_needing_more_plays_for_the_raisers_reste() -> None:
-    # seed 002: "il propose de jouer tous les points qui lui manquent": without "le mien" the hand is worth
-    # the raisers' reste, which wins them the game but not the other side
+def test_reste_accepted_plainly_by_a_side_needing_more_decides_the_game_too() -> None:
+    # RULES.md `french`: "`reste`: a raise to the points the raiser still needs to win the game; if accepted
+    # the hand decides the game" (seed 000 "Si l'autre équipe accepte, le gagnant de cette main remporte la
+    # partie entière"). RULES.md prevails where seed 002 would have the hand worth the raisers' 3 points only.
     game = new_game(2, scores=(9, 2))  # team 0 needs 3; team 1 needs 10
     deal(game, "9h 10h Jh", "7c 8c Ac")
-    act(game, "0 raise reste", "1 accept", "0 play 9h", "1 play 7c", "1 play 8c", "0 play 10h")
+    act(game, "0 raise reste", "1 accept")
+    assert game.stake == 3 and game.for_the_game
+    act(game, "0 play 9h", "1 play 7c", "1 play 8c", "0 play 10h")
     record = game.last_hand
-    assert record is not None and record.points == (0, 3) and game.scores == [9, 5] and not game.over
+    assert record is not None and record.points == (0, 10) and record.stake == 10
+    assert game.scores == [9, 12] and game.over and game.winner_team == 1
+    # the raisers win it: they score their reste, as any hand scores its stake
+    game = new_game(2, scores=(9, 2))
+    deal(game, "7h 8h Ah", "9c 10c Jc")
+    act(game, "0 raise reste", "1 accept", "0 play 7h", "1 play 9c", "0 play 8h", "1 play 10c")
+    record = game.last_hand
+    assert record is not None and record.points == (3, 0) and game.scores == [12, 2] and game.winner_team == 0
+
+
+def test_after_an_accepted_reste_no_raise_is_left_and_a_reste_is_answered_by_a_reste_only() -> None:
+    game = new_game(2, scores=(9, 2))  # team 0 needs 3; team 1 needs 10
+    deal(game, "9h 10h Jh", "7c 8c Ac")
+    act(game, "0 raise reste")
+    assert [a.arg for a in game.legal_for(1) if a.verb == "raise"] == ["reste"]  # "le mien" only
+    with pytest.raises(RuleError, match=r"answered by accept, fold or a reste of one's own, not 'raise 5' \[le-mien\]"):
+        act(game, "1 raise 5")
+    act(game, "1 accept", "0 play 9h", "1 play 7c")
+    assert not game.may_raise(1) and not [a for a in game.legal_for(1) if a.verb == "raise"]
+    with pytest.raises(RuleError, match=r"the hand decides the game, no raise is left \[reste-accepted\]"):
+        act(game, "1 raise 10")
+
+
+def test_reste_for_the_game_scores_what_the_winner_needs_at_least_the_stake() -> None:
+    assert reste_for_the_game(3, 10) == 10  # the acceptors, needing 10, win: they reach the target
+    assert reste_for_the_game(10, 3) == 10  # a winner needing less scores the stake, as any won hand
+    assert reste_for_the_game(3, 3) == 3
 
 
 def test_le_mien_refused_gives_the_reste_accepted_before_it() -> None:
@@ -553,3 +582,16 @@ def test_threshold_raises_two_then_two_more_and_reste_with_a_top_hand() -> None:
     weak = ThresholdPolicy(raise_at=0.99, call_at=0.99, bluff=0.0)
     act(game, "1 play 9c", "0 raise 4")
     assert weak.step(SeatView(game, 1), rng) == Action(1, "fold")
+
+
+def test_threshold_answers_a_reste_with_le_mien_its_only_raise() -> None:
+    rng = random.Random(0)
+    game = new_game(2, scores=(9, 2))  # team 0 needs 3; team 1 needs 10
+    deal(game, "9h 10h Jh", "7c 7s 8c")
+    act(game, "0 raise reste")
+    strong = ThresholdPolicy(raise_at=0.5, reste_at=1.0)  # strong enough to raise, not to bet its reste
+    assert strong.step(SeatView(game, 1), rng) == Action(1, "raise", "reste")
+    game = new_game(2, scores=(2, 9))  # team 1 needs 3: its reste would not be a raise
+    deal(game, "9h 10h Jh", "7c 7s 8c")
+    act(game, "0 raise reste")
+    assert strong.step(SeatView(game, 1), rng) == Action(1, "accept")

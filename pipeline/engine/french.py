@@ -10,7 +10,9 @@ How a hand runs here (``docs/rules/french.md`` gives every rule with its source 
   eldest may ask again after a redeal while the stock still holds a full deal.
 - **Raises.** The seat to play may raise before playing his card, unless his team made the last raise
   of the hand. ``raise N`` proposes a stake N above the stake in force; ``raise reste`` proposes the
-  points the raiser's team still needs. The next opponent in play order answers for his team:
+  points the raiser's team still needs; accepted, it makes the hand decide the game (``_accepted``,
+  ``reste_for_the_game``), so no raise follows it, and it is answered by a reste only ("le mien").
+  The next opponent in play order answers for his team:
   ``accept``, ``fold`` (the raisers score the stake in force before the raise), a raise of his own
   (accepting first, "acceptés et surenchéris", seed 002), or, if he is the seat to play, a card (which
   accepts, "il tiendra en jouant son huit", seed 002).
@@ -71,6 +73,13 @@ def signal_words(top_ranks: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(words)
 
 
+def reste_for_the_game(stake: int, winner_needs: int) -> int:
+    """What a hand played after an accepted reste scores its winner: the hand decides the game (RULES.md
+    "`french`": "if accepted the hand decides the game"), so a winner that needs more than the stake scores
+    what it needs, and one that needs less scores the stake, as any won hand does."""
+    return winner_needs if winner_needs > stake else stake
+
+
 class FrenchGame(Game):
     """A game of French Truc: open raises and ``reste``, the redeal, void hands."""
 
@@ -90,6 +99,8 @@ class FrenchGame(Game):
     # ------------------------------------------------------------------------------------------ set-up
     def _reset_hand(self) -> None:
         self.pending = 0  # the stake a pending raise proposes, 0 when none
+        self.pending_reste = False  # the pending raise is a reste
+        self.for_the_game = False  # a reste was accepted: the hand decides the game (``_hand_won``)
         self.raiser = -1
         self.answerer = -1
         self.last_raise_team = -1
@@ -244,6 +255,10 @@ class FrenchGame(Game):
             base = self.pending
             if seat != self.answerer:
                 return False
+            if self.pending_reste:  # only "le mien", when it is a raise
+                return self.need(self.team_of[seat]) > base
+        elif self.for_the_game:
+            return False
         else:
             base = self.stake
             if seat != self.to_play or self.team_of[seat] == self.last_raise_team:
@@ -251,9 +266,10 @@ class FrenchGame(Game):
         return base < self.raise_ceiling()
 
     def _raises(self, seat: int, base: int) -> list[Action]:
-        """Every raise above ``base``: each stake up to the ceiling, and ``reste`` when it is a raise."""
+        """Every raise above ``base``: each stake up to the ceiling, and ``reste`` when it is a raise. A
+        reste is answered by a reste only ("le mien", RULES.md)."""
         sizes = self._raise_table[seat]  # sizes[k]: raise k; sizes[0]: raise reste (shared by every game)
-        actions = sizes[base + 1 : self.raise_ceiling() + 1]
+        actions = [] if self.pending_reste else sizes[base + 1 : self.raise_ceiling() + 1]
         if self.need(self.team_of[seat]) > base:
             actions.append(sizes[0])
         return actions
@@ -265,7 +281,7 @@ class FrenchGame(Game):
             return []
         if self.pending:
             return self._raises(seat, self.pending) if seat == self.answerer else []
-        if seat != self.to_play or self.team_of[seat] == self.last_raise_team:
+        if seat != self.to_play or self.team_of[seat] == self.last_raise_team or self.for_the_game:
             return []
         return self._raises(seat, self.stake)
 
@@ -308,19 +324,27 @@ class FrenchGame(Game):
     def _before_card(self, seat: int) -> bool:
         self.redeal_open = False
         if self.pending:  # the answerer plays his card: he accepts (seed 002, "il tiendra en jouant son huit")
-            self.stake = self.pending
-            self.pending = 0
+            self._accepted()
             return True
         return False
+
+    def _accepted(self) -> None:
+        """The pending raise is accepted: it is the stake now, and an accepted reste puts the game at stake."""
+        self.stake = self.pending
+        self.pending = 0
+        if self.pending_reste:
+            self.pending_reste = False
+            self.for_the_game = True
 
     def _raise(self, seat: int, arg: int | str) -> EventTuple:
         answers = bool(self.pending)
         before = self.stake
         if answers:  # a raise in answer accepts the pending one first ("acceptés et surenchéris", seed 002)
-            self.stake = self.pending
+            self._accepted()
         team = self.team_of[seat]
         proposed = self.need(team) if arg == RESTE else int(arg)
         self.pending = proposed
+        self.pending_reste = arg == RESTE
         self.raiser = seat
         self.answerer = (seat + 1) % self.n  # the next opponent in play order answers for his team
         self.last_raise_team = team
@@ -331,8 +355,7 @@ class FrenchGame(Game):
     def _accept(self, seat: int) -> EventTuple:
         could = self.may_raise(seat)
         before = self.stake
-        self.stake = self.pending
-        self.pending = 0
+        self._accepted()
         trick_no = len(self.tricks) + 1
         return self._record(make_event(seat, ACCEPT, None, "answer", True, could, trick_no, before, self.stake))
 
@@ -340,11 +363,14 @@ class FrenchGame(Game):
         """The raisers score the stake in force before the raise (seed 000 "Le Truc en France")."""
         event = self._refused(seat, self.team_of[self.raiser])
         self.pending = 0
+        self.pending_reste = False
         return event
 
     # ------------------------------------------------------------------------------------- outcome
     def _hand_won(self, winner: int | None, tie_rule: str | None) -> None:
         self.void = winner is None
+        if winner is not None and self.for_the_game:
+            self.stake = reste_for_the_game(self.stake, self.need(winner))
         super()._hand_won(winner, tie_rule)
 
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
@@ -391,6 +417,12 @@ class FrenchGame(Game):
                 return RuleError("raise-on-turn", f"seat {seat} may raise only on its turn, before playing its card")
             if self.team_of[seat] == self.last_raise_team:
                 return RuleError("raise-twice", "one team may not raise twice in a row")
+            if self.for_the_game:
+                return RuleError("reste-accepted", "a reste was accepted: the hand decides the game, no raise is left")
+        elif self.pending_reste and arg != RESTE:
+            return RuleError(
+                "le-mien", f"a reste is answered by accept, fold or a reste of one's own, not 'raise {arg}'"
+            )
         base = self.pending or self.stake
         if arg == RESTE:
             need = self.need(self.team_of[seat])

@@ -43,13 +43,13 @@ class FrenchDecisions(JudgingPolicy):
     def french_raise(self, view: SeatView, strength: float) -> Action:
         """The raise to make: ``reste`` from ``reste_at`` on, else 2, or 2 more than the stake raised."""
         raises = view.raise_actions()
-        if strength >= self.params["reste_at"]:
+        sizes = [a for a in raises if isinstance(a.arg, int)]
+        if strength >= self.params["reste_at"] or not sizes:  # a reste is answered by a reste only
             for action in raises:
                 if action.arg == RESTE:
                     return action
         base = view.proposed_stake or view.stake
         wanted = 2 if base == 1 else base + 2
-        sizes = [a for a in raises if isinstance(a.arg, int)]
         return next((a for a in sizes if a.arg == wanted), sizes[-1])
 
     # ------------------------------------------------------------------ decisions
