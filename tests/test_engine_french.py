@@ -112,6 +112,22 @@ def test_the_game_ends_at_12_points() -> None:
         game.next_hand()
 
 
+def test_rubber_false_as_rules_md_writes_it_is_rubber_off() -> None:
+    # RULES.md `french`: "a match is a rubber: first to win 2 games (option `rubber=false` for single games)"
+    assert FRENCH.configure({"rubber": "false"}).options["rubber"] == "off"
+    assert FRENCH.configure({"rubber": "True", "signals": "yes"}).options == {
+        "players": "2",
+        "ranking": "default",
+        "deck": "32",
+        "rubber": "on",
+        "signals": "on",
+    }
+    with pytest.raises(OptionError, match="rubber='maybe' is not allowed"):
+        FRENCH.configure({"rubber": "maybe"})
+    with pytest.raises(OptionError, match="deck='true' is not allowed"):  # only on/off options take them
+        FRENCH.configure({"deck": "true"})
+
+
 def test_a_rubber_is_won_by_the_first_side_to_win_2_games() -> None:
     config = FRENCH.configure({"rubber": "on"})
     assert rubber_wins(config) == 2 and rubber_wins(FRENCH.configure({"rubber": "off"})) == 0

@@ -120,6 +120,8 @@ class Variant:
         resolved = {}
         for spec in self.options:
             value = str(given.pop(spec.name, spec.default)).lower()
+            if value in SWITCH_WORDS and set(spec.values) == {"on", "off"}:
+                value = SWITCH_WORDS[value]
             if value not in spec.values:
                 raise OptionError(
                     f"{self.name}: option {spec.name}={value!r} is not allowed{did_you_mean(value, spec.values)}; "
@@ -131,6 +133,10 @@ class Variant:
             unknown = ", ".join(f"{key}{did_you_mean(key, names)}" for key in sorted(given))
             raise OptionError(f"{self.name}: unknown option {unknown}; options: {', '.join(names)}")
         return Config(self, MappingProxyType(resolved))
+
+
+SWITCH_WORDS: Final = {"true": "on", "yes": "on", "1": "on", "false": "off", "no": "off", "0": "off"}
+"""Other words for an on/off option's values (RULES.md writes ``rubber=false``), recorded as on or off."""
 
 
 @dataclass(frozen=True)
