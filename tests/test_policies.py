@@ -163,3 +163,19 @@ def test_unread_parameters_are_those_the_variant_does_not_read() -> None:
     assert unread_parameters("threshold:raise_at=0.9", "a variant the table does not know") == ([], ())
     with pytest.raises(PolicyError, match="no parameter 'nope'"):
         unread_parameters("threshold:nope=1", "trut")
+
+
+@pytest.mark.parametrize(("variant", "players"), [("trut", 4), ("trut", 6), ("valencian", 2), ("valencian", 4)])
+def test_the_bots_coins_never_move_the_deals(variant: str, players: int) -> None:
+    # docs/architecture.md, Decision on RULES.md "Common model": the policies draw from a generator of their
+    # own seeded from the game's seed, so two runs of one seed with different bots meet the same deals
+    config = VARIANTS[variant].configure({"players": str(players)})
+    compared = 0
+    for number in range(12):
+        seed = game_seed(5, number)
+        _, calm = play_game(config, [parse_policy("threshold") for _ in range(players)], seed)
+        _, wild = play_game(config, [parse_policy("random") for _ in range(players)], seed)
+        for a, b in zip(calm, wild, strict=False):
+            assert (a.dealer, a.dealt) == (b.dealer, b.dealt)
+            compared += 1
+    assert compared > 12
