@@ -20,7 +20,8 @@
 --   bluffs                     those with strength_pct < $threshold
 --   bluff_rate                 bluffs / raises
 --   bluff_ci_low, bluff_ci_high             its 95% Wilson interval
---   folded                     bluffs all of whose answers are folds
+--   folded                     bluffs all of whose answers are folds (in 3-player Trut a bluff that one
+--                              opponent folds and the other sees is called, though the folder paid a petit)
 --   success_rate               folded / bluffs (NULL when no bluffs)
 --   success_ci_low, success_ci_high         its 95% Wilson interval
 --   called                     bluffs with an answer that is not a fold (accept, play, a raise back)

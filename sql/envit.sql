@@ -43,7 +43,8 @@
 --
 -- Parameters
 --   $bluff_below   double, default 20: an envit call by a seat whose envit value is below it is a bluff
---                  (20 is the lowest value of two cards of one suit but for the twos: 20 + 1 + 2).
+--                  (below 20 a seat holds no two cards of one suit: those are worth 20 plus two face
+--                  values, at least 24, or 23 with the twos).
 
 with
 

@@ -1,7 +1,7 @@
 -- mano_advantage: how often the eldest's team (the mà, who leads trick 1) wins the hand.
 --
 -- Grain: one row per (variant, players).
--- Population: hands with a winner (void hands, winner_team null, are left out). With 3 sides
+-- Population: hands with a winner (winner_team null, left out: void hands, and a 3-player fortial passed). With 3 sides
 -- (3-player Trut) an even chance is 1/3, not 1/2. Points are the variant's per-hand unit.
 --
 -- Columns

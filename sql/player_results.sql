@@ -11,7 +11,8 @@
 --   variant, players           the games' variant and player count
 --   player                     the seat's player name, else its policy, else '?'
 --   hands                      seat-hands (the sample size of the raise and fold columns)
---   decided                    those in hands with a winner (void hands left out)
+--   decided                    those in hands with a winner (winner_team null left out: void hands, a
+--                              3-player fortial passed)
 --   wins                       decided seat-hands whose seat's team is the hand's winner_team
 --   win_rate                   wins / decided (NULL when decided = 0)
 --   ci_low, ci_high            its 95% Wilson interval

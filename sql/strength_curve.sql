@@ -1,7 +1,8 @@
 -- strength_curve: how often a seat's team wins the hand, by the seat's hand-strength decile.
 --
 -- Grain: one row per (variant, players, decile); decile 1..10, only deciles that occur get a row.
--- Population: seats rows with strength_pct not null, in hands with a winner (void hands left out).
+-- Population: seats rows with strength_pct not null, in hands with a winner (winner_team null left out:
+-- void hands, a 3-player fortial passed).
 -- In 4- and 6-player games every partner of a team appears, each as its own seat-hand; in 3-player
 -- Trut each seat is its own side.
 --

@@ -1,4 +1,5 @@
--- void_hands: how often nobody scores a hand (all tricks tied in french and the trut family, ...).
+-- void_hands: how often a hand is void: its tricks decide nothing (all tied in french and the trut family),
+-- so nobody scores it, except in 3-player Trut's void duel (the truter keeps the petit of the fold).
 --
 -- Grain: one row per (variant, players).
 -- Population: every hand. A hand is void when hands.void is true; where void is null (a dataset
