@@ -184,6 +184,36 @@ def test_canonical_round_trip_through_a_dataset(path: Path, tmp_path: Path) -> N
     assert (tmp_path / "out.truc").read_bytes() == path.read_bytes()
 
 
+MATCH_TAG_CASES = {  # custom tags after [Result]: (the tags, match_no and match_winner_team columns)
+    "rubber": ('[_Match "3"]\n[_MatchWinner "1"]\n[_Note "x"]\n', 3, 1),
+    "note_first": ('[_Note "first"]\n[_Match "3"]\n', None, None),
+    "winner_first": ('[_MatchWinner "1"]\n[_Match "3"]\n', None, None),
+    "leading_zero": ('[_Match "007"]\n', None, None),
+    "text": ('[_Match "abc"]\n[_MatchWinner "-1"]\n', None, None),
+    "superscript": ('[_Match "\u00b2"]\n', None, None),
+    "beyond_int64": ('[_Match "99999999999999999999"]\n', None, None),
+    "no_such_team": ('[_Match "0"]\n[_MatchWinner "5"]\n', 0, None),
+}
+
+
+@pytest.mark.parametrize("case", MATCH_TAG_CASES)
+def test_match_tags_reach_their_columns_only_when_written_back_as_read(case: str, tmp_path: Path) -> None:
+    # FORMAT.md: custom tags are "kept and written back", and export(import(canonical)) is byte-identical.
+    # A French rubber's _Match and _MatchWinner fill columns when those give them back exactly; any other
+    # value or order stays text in games.tags (it crashed the import, or was dropped, reordered or changed)
+    tags, match_no, winner = MATCH_TAG_CASES[case]
+    text = (DATA / "canonical" / "french_2p.truc").read_text(encoding="utf-8")
+    text = text.replace('[Result "12-10"]\n', '[Result "12-10"]\n' + tags, 1)
+    source = tmp_path / "in.truc"
+    source.write_text(text, encoding="utf-8")
+    assert join_games(record_text(r) for r in read_text(text).games) == text  # canonical as written
+    import_files([source], tmp_path / "data")
+    games = read_table(tmp_path / "data", "games")
+    assert games["match_no"].to_pylist() == [match_no] and games["match_winner_team"].to_pylist() == [winner]
+    export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    assert (tmp_path / "out.truc").read_text(encoding="utf-8") == text
+
+
 @pytest.mark.parametrize("path", CANONICAL, ids=_ids(CANONICAL))
 def test_canonical_round_trip_as_text(path: Path) -> None:
     text = path.read_bytes().decode("utf-8")

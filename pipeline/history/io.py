@@ -11,6 +11,7 @@ an open stream, such as standard output).
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -98,15 +99,41 @@ def record_text(record: GameRecord) -> str:
 MATCH_TAGS = {"_Match": "match_no", "_MatchWinner": "match_winner_team"}
 """Custom tags (FORMAT.md allows ``_anything``) that keep a French rubber's match with its games."""
 
-_COLUMN_TAGS = frozenset({"Variant", "Options", "FirstDealer", "Seed", "Result", *MATCH_TAGS})
+_COLUMN_TAGS = frozenset({"Variant", "Options", "FirstDealer", "Seed", "Result"})
 """Tags a column holds (``Result`` is the engine's, written again on export); ``SeatN`` and ``PolicyN`` are
-in the seats table."""
+in the seats table, and ``MATCH_TAGS`` in theirs when ``match_columns`` takes them."""
+
+_CANONICAL_WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")
+"""A whole number as ``str`` writes it, small enough for an int64 column."""
+
+
+def match_columns(tags: Mapping[str, str]) -> dict[str, int]:
+    """The ``MATCH_TAGS`` that their columns hold, by tag name: those that an export writes back exactly as
+    read (it writes them from the columns first among the custom tags, in ``MATCH_TAGS`` order). So they
+    must lead the custom tags in that order, each a canonical whole number (``_MatchWinner`` a team); any
+    other ``_Match`` or ``_MatchWinner`` stays text in ``games.tags``, as every custom tag does."""
+    taken: dict[str, int] = {}
+    expected = iter(MATCH_TAGS)
+    for name, value in tags.items():
+        if not name.startswith("_"):
+            continue
+        if name != next(expected, None) or not _CANONICAL_WHOLE.fullmatch(value):
+            break
+        if name == "_MatchWinner" and int(value) > 2:
+            break
+        taken[name] = int(value)
+    return taken
 
 
 def other_tags(tags: Mapping[str, str]) -> str | None:
     """The tags of a game that no column holds (``Event``, ``Site``, ``Date``, ``Round``, custom ``_tags``)
     as a JSON object in canonical order (the ``games.tags`` column), or None when there are none."""
-    kept = [(name, value) for name, value in tags.items() if name not in _COLUMN_TAGS and seat_tag_index(name) is None]
+    columns = match_columns(tags)
+    kept = [
+        (name, value)
+        for name, value in tags.items()
+        if name not in _COLUMN_TAGS and name not in columns and seat_tag_index(name) is None
+    ]
     kept.sort(key=lambda item: tag_rank(item[0]) or (99, 0))  # the reader refuses tags of no rank
     return json.dumps(dict(kept), ensure_ascii=False) if kept else None
 
@@ -114,10 +141,6 @@ def other_tags(tags: Mapping[str, str]) -> str | None:
 def seat_names(tags: Mapping[str, str], players: int) -> list[str | None]:
     """Who sat at each seat (the ``SeatN`` tags; the ``seats.player`` column)."""
     return [tags.get(f"Seat{seat}") for seat in range(players)]
-
-
-def _whole_number(text: str | None) -> int | None:
-    return int(text) if text is not None and text.strip().isdigit() else None
 
 
 Progress = Callable[[int, int, int, int], None]
@@ -168,7 +191,7 @@ class _Rows(_Tally):
         self.rows = dict.fromkeys(TABLES, 0)
 
     def add(self, record: GameRecord, source: str) -> None:
-        match = {column: _whole_number(record.tags.get(tag)) for tag, column in MATCH_TAGS.items()}
+        match = match_columns(record.tags)
         self.hands += add_game(
             self.batches,
             self.games,
@@ -177,8 +200,8 @@ class _Rows(_Tally):
             record.policies(),
             source,
             record.complete,
-            match_no=match["match_no"],
-            match_winner=match["match_winner_team"],
+            match_no=match.get("_Match"),
+            match_winner=match.get("_MatchWinner"),
             tags=other_tags(record.tags),
             players=seat_names(record.tags, record.game.n),
         )
