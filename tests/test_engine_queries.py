@@ -75,3 +75,32 @@ def test_an_action_without_argument_is_made_once_per_seat_and_verb() -> None:
     assert make_action(2, "play", 5) == Action(2, "play", 5) and make_action(2, "play", 5) is not make_action(
         2, "play", 5
     )
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_a_variant_s_verbs_are_exactly_the_verbs_of_its_legal_actions(name: str) -> None:
+    # Variant.verbs is data that refusals read ("'raise' is not a move of catalan"): every legal action's verb
+    # is in it, and every verb in it is reached by random play under some option
+    variant = VARIANTS[name]
+    seen: set[str] = set()
+    rng = random.Random(3)
+    for spec in variant.options:
+        for value in spec.values:
+            options = {spec.name: value}
+            if spec.name != "players" and 4 in variant.players:
+                options["players"] = "4"  # signals are made in 4 players
+            config = variant.configure(options)
+            for seed in range(15):
+                game = new_game(config, seed)
+                while not game.over:
+                    while not game.hand_over:
+                        if game.actor() < 0:
+                            game.deal()
+                            continue
+                        legal = game.legal_actions()
+                        seen.update(a.verb for a in legal)
+                        game.apply(rng.choice(legal))
+                    if not game.over:
+                        game.next_hand()
+    assert seen <= variant.verbs, seen - variant.verbs
+    assert seen == variant.verbs, variant.verbs - seen

@@ -581,15 +581,24 @@ class Game:
                 from pipeline.engine.actions import SIGNALS
 
                 return RuleError("signal", f"{arg!r} is not a signal; signals: {' '.join(SIGNALS)}")
-            return RuleError("phase", f"'{verb}' is not allowed now ({phase.name.lower()})")
+            return self._misplaced(verb, phase.name.lower())
         if verb == PLAY:
             if seat != self.to_play:
                 return RuleError("turn", f"it is seat {self.to_play}'s turn to play, not seat {seat}'s")
             text = self.variant.deck.text(arg) if isinstance(arg, int) else str(arg)
             return RuleError("card-not-held", f"seat {seat} does not hold {text}")
-        if verb in KNOWN_VERBS or verb in self.variant.raise_verbs:
-            return RuleError("phase", f"'{verb}' is not allowed now (phase {phase.name.lower()})")
-        return RuleError("unknown-verb", f"'{verb}' is not a move of {self.variant.name}")
+        return self._misplaced(verb, f"phase {phase.name.lower()}")
+
+    def _misplaced(self, verb: str, when: str) -> RuleError:
+        """A verb that is not legal now: one of the variant's moves at the wrong moment, another variant's
+        move, or no move at all."""
+        variant = self.variant
+        if verb in variant.verbs:
+            return RuleError("phase", f"'{verb}' is not allowed now ({when})")
+        if verb in KNOWN_VERBS:
+            moves = ", ".join(sorted(variant.verbs))
+            return RuleError("other-variant", f"'{verb}' is not a move of {variant.name}; its moves: {moves}")
+        return RuleError("unknown-verb", f"'{verb}' is not a move of {variant.name}")
 
 
 def resolve_trick(

@@ -82,6 +82,7 @@ class Variant:
     three_players_alone: bool = False  # with 3 players each plays alone (3 sides)
     unit: str = "points"  # what a game's score counts: points, longs, cames
     seat_values: Callable[[Sequence[int]], dict[str, Any]] | None = None  # per-seat columns (envit value)
+    verbs: frozenset[str] = frozenset()  # its moves' verbs (FORMAT.md "Verbs"): a refusal tells a foreign verb
     power: tuple[int, ...] = field(init=False)  # per card index: higher beats lower, equal ties
 
     def __post_init__(self) -> None:
@@ -92,6 +93,8 @@ class Variant:
         stakes = [r.stake for r in self.ladder]
         if stakes != sorted(set(stakes)) or (stakes and stakes[0] <= 1):
             raise ValueError(f"{self.name}: raise ladder stakes must rise from above 1: {stakes}")
+        if not self.verbs or not set(self.raise_verbs) <= self.verbs:
+            raise ValueError(f"{self.name}: verbs must name every move, the ladder's too: {sorted(self.verbs)}")
         names = [o.name for o in self.options]
         if "players" not in names or len(names) != len(set(names)):
             raise ValueError(f"{self.name}: options must name 'players' once each: {names}")

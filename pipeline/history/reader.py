@@ -102,7 +102,8 @@ def decode(data: bytes, source: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        before = data[: exc.start]  # lines end with LF, CRLF or CR alone
+        line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
         raise HistoryError(
             source, line, f"byte 0x{data[exc.start]:02x} is not UTF-8: a history is UTF-8 text"
         ) from None
@@ -359,10 +360,10 @@ def parse(text: str, visitor: Visitor, source: str = "<text>") -> None:
         except StopIteration:
             break
         except HistoryError as error:  # a '{' never closed: the current game cannot be trusted
-            if not parser.in_game:
-                visitor.handle_error(error)
-            elif not parser.skipping:
+            if parser.in_game and not parser.skipping:
                 parser.fail(error)
+            else:  # also after the game's own error: the games it swallowed would vanish unreported
+                visitor.handle_error(error)
             break
         parser.feed(number, content)
     parser.close()

@@ -71,6 +71,7 @@ FRENCH = FrenchVariant(
     eleven_points=False,
     signals=True,
     engine=FrenchGame,
+    verbs=frozenset(["play", "accept", "fold", "raise", "redeal", "refuse", "signal"]),
     options=OPTIONS,
 )
 

@@ -25,6 +25,7 @@ TRUT = Variant(
     eleven_points=False,
     signals=False,
     engine=TrutGame,
+    verbs=frozenset(["play", "accept", "fold", "trut", "pass"]),
     three_players_alone=True,
     unit="longs",
     options=(

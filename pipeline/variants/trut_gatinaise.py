@@ -27,6 +27,7 @@ TRUT_GATINAISE = Variant(
     eleven_points=False,
     signals=False,
     engine=GatinaiseGame,
+    verbs=frozenset(["play", "accept", "fold", "trut", "sing", "nosing", "ask", "discard"]),
     unit="longs",
     options=(
         TWO_TEAMS,

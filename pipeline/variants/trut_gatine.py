@@ -28,6 +28,7 @@ TRUT_GATINE = Variant(
     eleven_points=False,
     signals=False,
     engine=GatineGame,
+    verbs=frozenset(["play", "accept", "fold", "trut", "hold", "pass", "sing", "nosing", "discard"]),
     unit="longs",
     options=(
         TWO_TEAMS,

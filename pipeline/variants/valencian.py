@@ -97,6 +97,23 @@ def _variant(deck: Deck, ranks: tuple[str, ...]) -> ValencianVariant:
         signals=True,
         options=OPTIONS,
         engine=ValencianGame,
+        verbs=frozenset(
+            [
+                "play",
+                "cover",
+                "accept",
+                "fold",
+                "truc",
+                "retruc",
+                "quatre-val",
+                "joc-fora",
+                "envit",
+                "torne",
+                "falta",
+                "envit-falta",
+                "signal",
+            ]
+        ),
         unit="cames",
         seat_values=envit_columns(deck),
         card_levels=CARD_LEVELS,
