@@ -327,6 +327,28 @@ def test_skip_invalid_reports_an_undecodable_file(tmp_path: Path) -> None:
     assert result.games == 1 and len(result.invalid) == 1 and "not UTF-8" in result.invalid[0]
 
 
+def test_a_non_utf8_byte_is_placed_on_its_line_whatever_the_line_ends(tmp_path: Path) -> None:
+    lines = (DATA / "canonical" / "two_players.truc").read_bytes().split(b"\n")
+    lines[5] += b" ; caf\xe9"  # a Latin-1 byte in a comment on line 6
+    for end in (b"\n", b"\r\n", b"\r"):
+        path = tmp_path / "latin1.truc"
+        path.write_bytes(end.join(lines))
+        with pytest.raises(HistoryError, match=r"latin1.truc:6: byte 0xe9 is not UTF-8"):
+            read_file(path)
+
+
+def test_a_comment_never_closed_is_reported_after_its_game_s_own_error() -> None:
+    # the '{' swallows the rest of the file, the next game too: a lenient reading must say so, even when
+    # the game it opens in has failed already
+    game = (DATA / "canonical" / "two_players.truc").read_text("utf-8")
+    broken = game.replace("  end 1 0\n", "  end 0 1\n  { never closed\n", 1)
+    visitor = ReplayVisitor("open.truc", strict=False)
+    parse(broken + "\n" + game, visitor, "open.truc")
+    messages = [str(e) for e in visitor.errors]
+    assert len(messages) == 2 and "[end]" in messages[0] and "never closed" in messages[1], messages
+    assert not visitor.games
+
+
 # ------------------------------------------------------------------------------------------------ check
 
 
