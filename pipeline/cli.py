@@ -106,11 +106,13 @@ def main_options(
 
 
 def _pairs(values: list[str], what: str) -> dict[str, str]:
-    result = {}
+    result: dict[str, str] = {}
     for item in values:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             _fail(f"{what} {item!r} is not of the form key=value")
+        if key.strip() in result:
+            _fail(f"{what} {key.strip()} is given twice ({key.strip()}={result[key.strip()]}, {item})")
         result[key.strip()] = value.strip()
     return result
 
@@ -200,6 +202,8 @@ def simulate(
         seat, sep, seat_spec = item.partition("=")
         if not sep or not seat.strip().isdigit() or not seat_spec.strip():
             _fail(f"--seat-policy {item!r} is not of the form SEAT=NAME[:k=v,...]")
+        if int(seat) in seats:
+            _fail(f"--seat-policy {int(seat)} is given twice")
         seats[int(seat)] = seat_spec.strip()
     command = shlex.join(["truc", *sys.argv[1:]])
     spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command)

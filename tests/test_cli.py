@@ -97,6 +97,9 @@ def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path:
         (["simulate", "--option", "players", "--games", "2"], "is not of the form key=value"),
         (["simulate", "--players", "2", "--option", "players=4"], "disagrees"),
         (["simulate", "--seat-policy", "x=random"], "is not of the form SEAT=NAME"),
+        (["simulate", "--option", "players=4", "--option", "players=2"], "--option players is given twice"),
+        (["simulate", "--seat-policy", "1=random", "--seat-policy", "1=threshold"], "--seat-policy 1 is given twice"),
+        (["simulate", "--policy", "threshold", "--option", "signals=on", "--option", "signals=off"], "given twice"),
         (["export"], "--data is required: the dataset to export"),
     ],
 )

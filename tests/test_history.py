@@ -327,6 +327,26 @@ def test_skip_invalid_reports_an_undecodable_file(tmp_path: Path) -> None:
     assert result.games == 1 and len(result.invalid) == 1 and "not UTF-8" in result.invalid[0]
 
 
+def test_files_joined_with_cat_keep_their_bom_out_of_the_way() -> None:
+    game = (DATA / "canonical" / "two_players.truc").read_text("utf-8")
+    assert len(read_text("\ufeff" + game + "\n\ufeff" + game).games) == 2
+
+
+def test_a_deal_after_the_game_is_over_says_the_game_is_over() -> None:
+    # a 'hand K+1' line would be refused too: the message must not suggest one
+    game = (DATA / "canonical" / "french_2p.truc").read_text("utf-8")  # played to its end
+    with pytest.raises(HistoryError, match=r"the game is over \(\d+-\d+\): no deal may follow \[game-over\]"):
+        read_text(game + "  0: 7h 8h 9h\n  1: 7c 8c 9c\n")
+
+
+@pytest.mark.parametrize("name", ["_", "_Née"])
+def test_a_custom_tag_name_of_the_wrong_form_is_named_as_such(name: str) -> None:
+    with pytest.raises(
+        HistoryError, match=f"a custom tag's name is '_' then ASCII letters, digits or '_', not '{name}'"
+    ):
+        read_text(f'[Variant "catalan"]\n[{name} "x"]\n')
+
+
 def test_a_non_utf8_byte_is_placed_on_its_line_whatever_the_line_ends(tmp_path: Path) -> None:
     lines = (DATA / "canonical" / "two_players.truc").read_bytes().split(b"\n")
     lines[5] += b" ; caf\xe9"  # a Latin-1 byte in a comment on line 6

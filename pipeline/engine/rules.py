@@ -170,11 +170,14 @@ class Config:
 
 
 def parse_options(text: str) -> dict[str, str]:
-    """``"players=4 signals=on"`` -> dict; raises ``OptionError`` on a malformed pair."""
-    result = {}
+    """``"players=4 signals=on"`` -> dict; raises ``OptionError`` on a malformed pair or a key given twice
+    (in any letter case: the keys are read so)."""
+    result: dict[str, str] = {}
     for pair in text.split():
         key, sep, value = pair.partition("=")
         if not sep or not key or not value:
             raise OptionError(f"option {pair!r} is not of the form key=value")
+        if key.lower() in (k.lower() for k in result):
+            raise OptionError(f"option {key.lower()!r} is given twice")
         result[key] = value
     return result

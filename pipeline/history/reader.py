@@ -57,7 +57,7 @@ def arg_kind(verb: str) -> str | None:
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _COMMENT_CHARS = re.compile(r'[;{}"]')
-_TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\["\\])*)"\s*\]')
+_TAG = re.compile(r'\[\s*([^\W\d]\w*)\s+"((?:[^"\\]|\\["\\])*)"\s*\]')
 _ESCAPE = re.compile(r"\\(.)")
 _HAND = re.compile(r"hand\s+([0-9]+)(?:\s+dealer\s+([0-9]+))?", re.IGNORECASE)
 _DEAL = re.compile(r"([0-9]+)\s*:(.*)")
@@ -146,7 +146,8 @@ def scan(text: str, source: str) -> Iterator[tuple[int, str]]:
     Raises ``HistoryError`` after the last line when a ``{`` comment is never closed.
     """
     open_at: int | None = None
-    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix(BOM)), start=1):
+    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+        raw = line.removeprefix(BOM)  # also where files joined with cat put one at a line's start
         if open_at is None and not _COMMENT_CHARS.search(raw):
             content = raw.strip()
         else:
@@ -451,6 +452,9 @@ class ReplayVisitor(Visitor):
             spelled = tag_spelling(tag.name)
             if spelled:
                 raise self._error(tag, f"unknown tag {tag.name!r}: tag names are case-sensitive: write {spelled!r}")
+            if tag.name.startswith("_"):
+                form = "'_' then ASCII letters, digits or '_'"
+                raise self._error(tag, f"a custom tag's name is {form}, not {tag.name!r}")
             near = did_you_mean(tag.name, TAG_NAMES)
             raise self._error(tag, f"unknown tag {tag.name!r}{near}: custom tags start with '_'")
         if tag.name in tags:
@@ -482,6 +486,9 @@ class ReplayVisitor(Visitor):
 
     def visit_deal(self, deal: tuple[DealLine, ...]) -> None:
         game = self._require_hand(deal[0])
+        if game.over:
+            score = game.result_text()
+            raise self._error(deal[0], f"the game is over ({score}): no deal may follow", "game-over")
         if game.hand_over:
             raise self._error(
                 deal[0], f"hand {game.hand_no} is over: a new deal needs a 'hand {game.hand_no + 1}' line", "hand-over"
