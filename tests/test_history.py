@@ -640,13 +640,13 @@ def test_simulate_export_import_gives_the_same_tables(options: dict[str, str], p
 
 def test_writer_orders_tags_and_escapes_values() -> None:
     text = (
-        '[_Custom "x"]\n[Result "1-0"]\n[Policy1 "random"]\n[Seed "5"]\n[FirstDealer "1"]\n[Round "3"]\n'
+        '[_Custom "x"]\n[Result "12-3"]\n[Policy1 "random"]\n[Seed "5"]\n[FirstDealer "1"]\n[Round "3"]\n'
         '[Date "2024.??.??"]\n[Site "a \\"b\\" \\\\ c"]\n[Event "e"]\n[Seat1 "Pere"]\n[Options "players=2"]\n'
         '[Variant "catalan"]\n\nhand 1 dealer 1\n0: 3o 7c 5b\n1: 2e 1o 4c\n0 truc\n1 fold\n'
     )
     record = read_text(text).games[0]
     assert record.tags["Site"] == 'a "b" \\ c'
-    assert record_text(record).splitlines()[:11] == [
+    assert record_text(record).splitlines()[:12] == [
         '[Variant "catalan"]',
         '[Options "players=2 signals=off"]',
         '[Seat1 "Pere"]',
@@ -657,8 +657,9 @@ def test_writer_orders_tags_and_escapes_values() -> None:
         '[FirstDealer "1"]',
         '[Seed "5"]',
         '[Policy1 "random"]',
+        '[Result "12-3"]',
         '[_Custom "x"]',
-    ]  # no Result: the record stops before the game's end
+    ]  # the record stops before the game's end: its Result is the final score it claims
 
 
 @pytest.mark.parametrize(
@@ -740,13 +741,28 @@ def test_spelled_out_engine_steps_and_missing_end_are_accepted() -> None:
     assert "cut" not in record_text(record)
 
 
-def test_a_result_on_a_record_that_stops_early_is_checked_then_dropped() -> None:
+@pytest.mark.parametrize(
+    ("result", "problem"),
+    [
+        ("3-12", None),  # FORMAT.md "Play": a record may stop before its end; Result is the final score
+        ("3-012", None),  # read as 3-12
+        ("0-1", "0-1 is not a game's end: one side at 12 points or more, ahead of the others"),  # the score so far
+        ("12-12", "12-12 is not a game's end"),
+        ("12-0", "12-0 would have a side lose what it scored"),
+        ("12-3-1", "12-3-1 is not a score of 2 sides in points"),
+    ],
+)
+def test_a_result_on_a_record_that_stops_early_is_a_final_score_that_follows(result: str, problem: str | None) -> None:
     text = (
-        '[Variant "catalan"]\n[Options "players=2"]\n[Result "0-1"]\n\nhand 1 dealer 0\n'
+        f'[Variant "catalan"]\n[Options "players=2"]\n[Result "{result}"]\n\nhand 1 dealer 0\n'
         "0: 3o 7c 5b\n1: 2e 1o 4c\n1 truc\n0 fold\nend 0 1\n"
     )
+    if problem is not None:
+        with pytest.raises(HistoryError, match=rf"the record stops at 0-1: {problem}.*\[result\]"):
+            read_text(text)
+        return
     record = read_text(text).games[0]
-    assert not record.complete and "Result" not in record_text(record)
+    assert not record.complete and '[Result "3-12"]' in record_text(record)
 
 
 def test_a_custom_visitor_sees_every_line() -> None:

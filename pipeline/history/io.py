@@ -125,14 +125,17 @@ def match_columns(tags: Mapping[str, str]) -> dict[str, int]:
     return taken
 
 
-def other_tags(tags: Mapping[str, str]) -> str | None:
-    """The tags of a game that no column holds (``Event``, ``Site``, ``Date``, ``Round``, custom ``_tags``)
-    as a JSON object in canonical order (the ``games.tags`` column), or None when there are none."""
+def other_tags(tags: Mapping[str, str], complete: bool = True) -> str | None:
+    """The tags of a game that no column holds (``Event``, ``Site``, ``Date``, ``Round``, custom ``_tags``,
+    and the ``Result`` of a game recorded in part, which the replay cannot give) as a JSON object in
+    canonical order (the ``games.tags`` column), or None when there are none."""
     columns = match_columns(tags)
     kept = [
         (name, value)
         for name, value in tags.items()
-        if name not in _COLUMN_TAGS and name not in columns and seat_tag_index(name) is None
+        if (name not in _COLUMN_TAGS or (name == "Result" and not complete))
+        and name not in columns
+        and seat_tag_index(name) is None
     ]
     kept.sort(key=lambda item: tag_rank(item[0]) or (99, 0))  # the reader refuses tags of no rank
     return json.dumps(dict(kept), ensure_ascii=False) if kept else None
@@ -202,7 +205,7 @@ class _Rows(_Tally):
             record.complete,
             match_no=match.get("_Match"),
             match_winner=match.get("_MatchWinner"),
-            tags=other_tags(record.tags),
+            tags=other_tags(record.tags, record.complete),
             players=seat_names(record.tags, record.game.n),
         )
         self.games += 1

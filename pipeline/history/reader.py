@@ -563,8 +563,12 @@ class ReplayVisitor(Visitor):
             )
         result = replay.tags.get("Result")
         score = game.result_text()
-        if result is not None and result.value.lower() != score.lower():
+        if result is not None and game.over and result.value.lower() != score.lower():
             raise self._error(result, f"the replay ends {score}, not {result.value}", "result")
+        if result is not None and not game.over:
+            problem = _not_a_final_score(game, result.value)
+            if problem:
+                raise self._error(result, f"the record stops at {score}: {result.value} {problem}", "result")
         tags = {name: tag.value for name, tag in replay.tags.items()}
         tags["Variant"] = game.variant.name
         tags["Options"] = game.config.options_text()
@@ -573,8 +577,8 @@ class ReplayVisitor(Visitor):
             tags["Seed"] = str(game.seed)
         if game.over:
             tags["Result"] = score
-        else:
-            tags.pop("Result", None)
+        elif result is not None:  # the final score of a game recorded in part (FORMAT.md "Play")
+            tags["Result"] = "-".join(str(int(v)) for v in result.value.split("-"))
         self.on_game(GameRecord(self.source, replay.line, tags, game, replay.hands))
 
     # ------------------------------------------------------------------------------------------ helpers
@@ -688,6 +692,20 @@ class ReplayVisitor(Visitor):
                 raise self._error(hand, f"seat {hand.dealer} does not exist in a {config.players}-player game", "seat")
             first_dealer = hand.dealer
         return new_game(config, seed=seed, first_dealer=first_dealer)
+
+
+def _not_a_final_score(game: Game, text: str) -> str | None:
+    """Why ``text`` cannot be the final score of ``game``, recorded up to its current score only, or None.
+    Scores never go down, and a game ends when one side reaches the target."""
+    values = text.split("-")
+    if len(values) != len(game.scores) or not all(_is_number(v) for v in values):
+        return f"is not a score of {len(game.scores)} sides in {game.variant.unit}"
+    final = [int(v) for v in values]
+    if any(end < now for end, now in zip(final, game.scores, strict=True)):
+        return "would have a side lose what it scored"
+    if max(final) < game.target or final.count(max(final)) > 1:
+        return f"is not a game's end: one side at {game.target} {game.variant.unit} or more, ahead of the others"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------- results
