@@ -19,8 +19,9 @@ deck (``envit_pct``):
 - ``cover``: the probability of covering a card that cannot change the trick (seed 004 "El valor de les
   cartes": covering hides one's cards from the opponents).
 
-With signals on, a partner's ``33`` signal counts as an envit of 33 when answering, and each top card
-it signals (``1e``, ``1b``, ``7e``, ``7o``, ``3``) adds 0.1 to the truc strength.
+With signals on, a partner's ``33`` signal puts the envit percentile at 1, above holding 33 oneself (a
+claim of the best envit the pair can show), when calling and answering; each top card it signals
+(``1e``, ``1b``, ``7e``, ``7o``, ``3``) adds 0.1 to the truc strength.
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ def _pending_rung(view: SeatView) -> int:
 
 def _call_envit(policy: JudgingPolicy, view: SeatView, rng: random.Random) -> Action | None:
     """An envit call if one is wanted and legal: ``envit-falta`` on a very high value, ``envit`` on a high
-    one or a bluff. (Whether it is wanted is asked first: it draws no coin when the envit is not open.)"""
+    one or a bluff. Whether it is wanted is asked before whether the envit is open, so a bluff coin may
+    be drawn for a call that cannot be made: it moves the random stream, never a decision."""
     pct, p = envit_pct(view), policy.params
     if pct >= p["envit_falta"]:
         verb = ENVIT_FALTA
