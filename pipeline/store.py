@@ -285,13 +285,17 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
 
 
 def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
-    """An existing ``out`` is replaced only when asked to, and only by an output of its own kind."""
+    """An existing ``out`` is replaced only when asked to, and only by an output of its own kind; an ``out``
+    under a file cannot be written at all. Each is said before any work is done."""
+    blocking = next((p for p in reversed(Path(out).parents) if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise DatasetError(f"cannot write {out}: {blocking} is a file, not a folder")
     if not out.exists():
         return
-    if not overwrite:
-        raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
     if not is_kind(out):
         raise DatasetError(f"{out} exists and is not {kind}: choose another --out")
+    if not overwrite:
+        raise DatasetError(f"{out} already exists: choose another --out or pass --overwrite")
 
 
 def check_output_folder(
@@ -364,18 +368,28 @@ def check_dataset(root: Path) -> None:
 
 def expand_datasets(paths: Sequence[Path]) -> list[Path]:
     """The datasets named by ``paths``: a dataset folder stands for itself; a folder without a manifest
-    whose subfolders are datasets (several runs written into one folder) stands for each of them, in
-    name order. Raises ``DatasetError`` for a folder that is neither."""
+    (several runs written into one folder, or folders of such folders) stands for every dataset below it,
+    at any depth, in name order, a dataset's own folders and hidden folders (an output being written)
+    left alone. Raises ``DatasetError`` for a folder that holds none."""
     found: list[Path] = []
     for path in map(Path, paths):
         if (path / "manifest.json").is_file() or not path.is_dir():
             found.append(path)
             continue
-        runs = sorted(child for child in path.iterdir() if (child / "manifest.json").is_file())
+        runs = _datasets_below(path)
         if not runs:
             raise DatasetError(f"{path} is not a Truc Lab dataset: no manifest.json in it or in its subfolders")
         found.extend(runs)
     return found
+
+
+def _datasets_below(folder: Path) -> list[Path]:
+    runs: list[Path] = []
+    for child in sorted(folder.iterdir()):
+        if child.name.startswith(".") or not child.is_dir():
+            continue
+        runs.extend([child] if (child / "manifest.json").is_file() else _datasets_below(child))
+    return runs
 
 
 def dataset_folders(data: Path | Sequence[Path]) -> list[Path]:

@@ -129,8 +129,7 @@ def test_an_output_under_a_file_is_one_line_naming_the_file(command: str, tmp_pa
     }[command]
     result = run(*args, "--out", str(out))
     assert result.exit_code == 1
-    last = result.output.strip().splitlines()[-1]
-    assert last == f"error: cannot write {out}: {tmp_path / 'notes'} is a file, not a folder"
+    assert result.output.strip() == f"error: cannot write {out}: {tmp_path / 'notes'} is a file, not a folder"
     assert "Traceback" not in result.output and ".tmp" not in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
 

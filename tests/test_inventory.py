@@ -47,3 +47,18 @@ def test_a_folder_that_is_not_a_dataset_is_a_dataset_error(tmp_path: Path) -> No
     (tmp_path / "empty").mkdir()
     with pytest.raises(DatasetError, match="not a Truc Lab dataset"):
         describe_datasets([tmp_path / "empty"])
+
+
+def test_a_folder_of_folders_of_runs_reads_every_run_below_it(sim_all_variants: Path, tmp_path: Path) -> None:
+    # data/ holding demo/<runs> and cafe/ (an import): every dataset below data/, the deeper runs too, and
+    # neither a dataset's own folders nor a hidden folder (an output being written) are taken for runs
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "demo").symlink_to(sim_all_variants, target_is_directory=True)
+    import_files(VALID[:2], data / "cafe")
+    (data / ".out.tmp" / "run").mkdir(parents=True)
+    (data / ".out.tmp" / "run" / "manifest.json").write_text("{}", "utf-8")
+    frame = describe_datasets([data])
+    runs = sum(len(variant.players) for variant in VARIANTS.values())
+    assert frame["dataset"].n_unique() == runs + 1
+    assert str((data / "cafe").resolve()) in set(frame["dataset"])

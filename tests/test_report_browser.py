@@ -138,8 +138,8 @@ def test_an_existing_report_is_kept_without_overwrite(tmp_path: Path) -> None:
     out = tmp_path / "report"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    with pytest.raises(store.DatasetError, match="already exists"):
-        render_page({}, {}, out, overwrite=False)
+    with pytest.raises(store.DatasetError, match="exists and is not a Truc Lab report: choose another --out$"):
+        render_page({}, {}, out, overwrite=False)  # no --overwrite suggested: it would be refused too
     assert (out / "keep.txt").read_text() == "mine"
     render_page({}, {}, tmp_path / "older")
     (tmp_path / "older" / "index.html").write_text((tmp_path / "older" / "index.html").read_text() + "<!-- old -->")
