@@ -14,7 +14,7 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 
 import typer
 
@@ -66,8 +66,24 @@ def _reader_left() -> None:
     raise typer.Exit(141)
 
 
+_WRITING_COMMANDS: Final = frozenset({"simulate", "import_", "export", "report"})
+
+
+def _interrupted(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or what it was raised from) is Ctrl-C reaching DuckDB mid-query: DuckDB raises its
+    ``InterruptException``, or a ``RuntimeError`` ``Query interrupted`` while handing a result to polars."""
+    while exc is not None:
+        if type(exc).__name__ == "InterruptException" or (
+            isinstance(exc, RuntimeError) and str(exc) == "Query interrupted"
+        ):
+            return True
+        exc = exc.__cause__
+    return False
+
+
 def clean_errors(command: F) -> F:
-    """Turn the library's input errors into one line and exit code 1."""
+    """Turn the library's input errors into one line and exit code 1, and Ctrl-C into one line and 130."""
+    interrupted = "interrupted; nothing was written" if command.__name__ in _WRITING_COMMANDS else "interrupted"
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -76,10 +92,12 @@ def clean_errors(command: F) -> F:
         except typer.Exit:
             raise
         except KeyboardInterrupt:
-            _fail("interrupted; nothing was written", 130)
+            _fail(interrupted, 130)
         except BrokenPipeError:
             _reader_left()
         except Exception as exc:
+            if _interrupted(exc):
+                _fail(interrupted, 130)
             if os.environ.get("TRUC_DEBUG") or not isinstance(exc, _known_errors()):
                 raise
             text = str(exc) if not isinstance(exc, KeyError) else str(exc.args[0] if exc.args else exc)

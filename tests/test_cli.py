@@ -175,6 +175,43 @@ def test_stats_prints_the_columns_asked_for(sim_dataset_2p: Path) -> None:
     assert unknown.stderr.startswith("error: variant_comparison has no column 'nope'; columns: variant, players,")
 
 
+@pytest.mark.parametrize(
+    ("raised", "command", "message"),
+    [
+        # Ctrl-C reaching DuckDB while it hands a result to polars: a RuntimeError, not a KeyboardInterrupt
+        (RuntimeError("Query interrupted"), "stats", "error: interrupted\n"),
+        (KeyboardInterrupt(), "stats", "error: interrupted\n"),  # a command that writes nothing says so
+        (RuntimeError("Query interrupted"), "report", "error: interrupted; nothing was written\n"),
+    ],
+)
+def test_ctrl_c_inside_a_query_is_one_line_and_exit_130(
+    raised: BaseException, command: str, message: str, sim_dataset_2p: Path, tmp_path: Path, monkeypatch
+) -> None:
+    from pipeline import stats
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(stats, "compute", interrupted)
+    args = ["stats", "fold_rates"] if command == "stats" else ["report", "--out", str(tmp_path / "r")]
+    result = run(*args, "--data", str(sim_dataset_2p))
+    assert (result.exit_code, result.stdout) == (130, "")
+    assert result.stderr.endswith(message) and "Traceback" not in result.stderr  # after report's own steps
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_duckdb_interrupt_is_told_from_other_errors() -> None:
+    import duckdb
+
+    from pipeline.cli import _interrupted
+    from pipeline.query import QueryError
+
+    wrapped = QueryError("query: INTERRUPT Error: Interrupted!")
+    wrapped.__cause__ = duckdb.InterruptException("Interrupted!")
+    assert _interrupted(wrapped) and _interrupted(RuntimeError("Query interrupted"))
+    assert not _interrupted(RuntimeError("something else")) and not _interrupted(QueryError("query: syntax"))
+
+
 def test_ctrl_c_during_a_run_with_workers_is_one_line_and_leaves_nothing(tmp_path: Path) -> None:
     """A terminal's Ctrl-C reaches every process of the command: the workers leave it to the parent, which
     stops them and removes the unfinished dataset (each worker used to print 'Process ForkPoolWorker-N:'
