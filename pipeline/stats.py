@@ -335,12 +335,14 @@ def compute_each(
 ) -> pl.DataFrame:
     """The statistic ``name`` over each dataset folder on its own (``compute``), one after the other, with
     a first column ``dataset`` (the folder, as in ``truc sql``): to compare runs, such as two bots or two
-    options, that ``compute`` would pool."""
+    options, that ``compute`` would pool. ``columns`` may name ``dataset`` too, to place it."""
+    own = [column for column in columns if column != "dataset"]
     frames = [
-        compute(name, folder, params, columns).select(pl.lit(str(folder)).alias("dataset"), pl.all())
+        compute(name, folder, params, own).select(pl.lit(str(folder)).alias("dataset"), pl.all())
         for folder in store.dataset_folders(data)
     ]
-    return pl.concat(frames, how="vertical_relaxed")
+    result = pl.concat(frames, how="vertical_relaxed")
+    return result.select(columns) if "dataset" in columns else result
 
 
 def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
@@ -352,24 +354,37 @@ def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> lis
         return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in pooled_options(folder)]
     with staged(store.dataset_folders(data)) as con:
         rows = con.execute(POOLED_OPTIONS_SQL).fetchall()
-    by_setting: dict[tuple[str, int], list[tuple[str, int]]] = {}
-    for variant, players, options, games in rows:
-        by_setting.setdefault((variant, players), []).append((options, games))
-    return [
-        f"{variant} with {players} players pools games played under different options: "
-        + ", ".join(f"{label} ({counted(games, 'game')})" for label, games in _option_differences(mixes))
-        + "; the statistics count them together (truc stats --per-dataset keeps the runs apart; truc sql can "
-        "split them by games.options)"
-        for (variant, players), mixes in by_setting.items()
-        if len(mixes) > 1
-    ]
+    by_setting: dict[tuple[str, int], dict[str, int]] = {}
+    within_one: set[tuple[str, int]] = set()  # settings that one dataset holds under several options
+    sets_in: dict[tuple[str, int, str], set[str]] = {}
+    for variant, players, options, dataset, games in rows:
+        mixes = by_setting.setdefault((variant, players), {})
+        mixes[options] = mixes.get(options, 0) + games
+        sets = sets_in.setdefault((variant, players, dataset), set())
+        sets.add(options)
+        if len(sets) > 1:
+            within_one.add((variant, players))
+    notes = []
+    for (variant, players), mixes in by_setting.items():
+        if len(mixes) < 2:
+            continue
+        split = "truc sql can split them by games.options"
+        if (variant, players) not in within_one:
+            split = "truc stats --per-dataset keeps the runs apart; " + split
+        differences = _option_differences(sorted(mixes.items()))
+        notes.append(
+            f"{variant} with {players} players pools games played under different options: "
+            + ", ".join(f"{label} ({counted(games, 'game')})" for label, games in differences)
+            + f"; the statistics count them together ({split})"
+        )
+    return notes
 
 
 POOLED_OPTIONS_SQL = """
-select variant, players, options, count(*) as games
+select variant, players, options, dataset, count(*) as games
 from stg_games
 group by all
-order by variant, players, options
+order by variant, players, options, dataset
 """
 
 

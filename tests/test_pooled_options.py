@@ -87,3 +87,25 @@ def test_per_dataset_on_the_command_line(runs: dict[str, Path]) -> None:
         str(runs["maker"].resolve()),
         str(runs["first"].resolve()),
     ]
+
+
+def test_per_dataset_columns_may_place_the_dataset_column(runs: dict[str, Path]) -> None:
+    args = ["stats", "mano_advantage", "--data", str(runs["maker"]), "--data", str(runs["first"]), "--per-dataset"]
+    result = runner.invoke(app, [*args, "--columns", "hands,dataset", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "hands,dataset" and lines[1].endswith("," + str(runs["maker"].resolve()))
+
+
+def test_one_dataset_holding_several_options_is_not_told_to_use_per_dataset(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    # an import of both runs' games: --per-dataset cannot split them, only truc sql can
+    from pipeline.history import export_dataset, import_files
+
+    export_dataset([runs["maker"], runs["first"]], tmp_path / "both.truc")
+    import_files([tmp_path / "both.truc"], tmp_path / "cafe")
+    (note,) = stats.pooled_options(tmp_path / "cafe")
+    assert note.endswith("the statistics count them together (truc sql can split them by games.options)")
+    (again,) = stats.pooled_options(tmp_path / "cafe", separately=True)
+    assert again == f"{(tmp_path / 'cafe').resolve()}: {note}"
