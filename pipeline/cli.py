@@ -256,11 +256,16 @@ def import_(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Read hand histories in the .truc text format, replay them, and write a Parquet dataset."""
-    from pipeline.history.io import import_files
+    from pipeline.history.io import NothingToImport, import_files
 
-    with _progress(quiet, "importing") as update:
-        sources = [sys.stdin.buffer if str(path) == "-" else path for path in files]
-        result = import_files(sources, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
+    try:
+        with _progress(quiet, "importing") as update:
+            sources = [sys.stdin.buffer if str(path) == "-" else path for path in files]
+            result = import_files(sources, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
+    except NothingToImport as nothing:
+        for problem in nothing.invalid:
+            typer.echo(f"skipped: {problem}", err=True)
+        raise
     for problem in result.invalid:
         typer.echo(f"skipped: {problem}", err=True)
     typer.echo(f"imported {counted(result.games, 'game')}, {counted(result.hands, 'hand')} to {out}")

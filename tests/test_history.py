@@ -321,6 +321,27 @@ def test_lenient_reader_keeps_errors_per_game() -> None:
     assert [e.line for e in visitor.errors] == [23, 37, 62]
 
 
+def test_skip_invalid_with_no_valid_game_writes_nothing_and_says_why(tmp_path: Path) -> None:
+    # an empty dataset would hide the failure (exit code 0, no games, invisible under a folder of runs)
+    bad = [DATA / "malformed" / "wrong_result.truc", DATA / "malformed" / "undecodable.truc"]
+    with pytest.raises(history_io.NothingToImport, match=r"no valid game to import \(2 problems\)") as raised:
+        import_files(bad, tmp_path / "data", skip_invalid=True)
+    assert [problem.split(":")[0] for problem in raised.value.invalid] == [str(path) for path in bad]
+    assert list(tmp_path.iterdir()) == []
+    result = runner_import(bad, tmp_path / "data")
+    assert result.exit_code == 1 and result.stdout == "" and list(tmp_path.iterdir()) == []
+    assert result.stderr.splitlines()[:2] == [f"skipped: {problem}" for problem in raised.value.invalid]
+    assert result.stderr.splitlines()[2:] == ["error: no valid game to import (2 problems); nothing was written"]
+
+
+def runner_import(paths: list[Path], out: Path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    return CliRunner().invoke(app, ["import", *map(str, paths), "--out", str(out), "--skip-invalid", "--quiet"])
+
+
 def test_skip_invalid_reports_an_undecodable_file(tmp_path: Path) -> None:
     bad = DATA / "malformed" / "undecodable.truc"
     result = import_files([bad, DATA / "valid" / "two_players.truc"], tmp_path / "data", skip_invalid=True)

@@ -39,6 +39,7 @@ from pipeline.history.reader import (
     read_text,
 )
 from pipeline.history.writer import format_game, hand_from_record, seat_tag_index, tag_rank
+from pipeline.names import counted
 from pipeline.rows import add_game
 from pipeline.store import (
     SCHEMAS,
@@ -325,6 +326,8 @@ def import_files(
     with atomic_dataset(Path(out), overwrite) as root:
         rows = _Rows(root, progress, sum(sources.sizes))
         invalid = _replay_sources(sources, rows, skip_invalid)
+        if rows.games == 0:
+            raise NothingToImport(invalid)
         if rows.parts == 0 or len(rows.batches["games"]):
             rows.flush()
         manifest = {
@@ -341,6 +344,15 @@ def import_files(
         }
         write_manifest(root, manifest)
     return ImportResult(Path(out), rows.games, rows.hands, invalid, rows.rows, manifest)
+
+
+class NothingToImport(DatasetError):
+    """A lenient import found no valid game: no dataset is written (an empty one would hide the failure).
+    ``invalid`` holds each problem, as ``ImportResult.invalid`` does."""
+
+    def __init__(self, invalid: list[str]) -> None:
+        super().__init__(f"no valid game to import ({counted(len(invalid), 'problem')}); nothing was written")
+        self.invalid = invalid
 
 
 @dataclass(frozen=True)
