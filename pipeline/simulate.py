@@ -46,10 +46,19 @@ class SimulationSpec:
     command: str = ""
 
     def warnings(self) -> list[str]:
-        """What the spec sets to no effect: policy parameters the variant's decisions do not read. A policy
-        spec that does not parse gives no warning (``resolve`` refuses it)."""
+        """What the spec sets to no effect: policy parameters the variant's decisions do not read, and signals
+        on with other than 4 players (they are made between partners). A spec that does not parse gives no
+        warning (``resolve`` refuses it)."""
         specs = {"--policy": self.policy} | {f"--seat-policy {s}": p for s, p in sorted(self.seat_policies.items())}
         found = []
+        try:
+            config = get_variant(self.variant).configure(self.options)
+        except (ValueError, KeyError):
+            config = None
+        if config is not None and config.options.get("signals") == "on" and not config.signals:
+            found.append(
+                f"--option signals=on has no effect with {config.players} players: partners signal, in 4 players"
+            )
         for where, policy in specs.items():
             try:
                 unread, read = unread_parameters(policy, self.variant)

@@ -86,6 +86,20 @@ def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path:
     assert refused.exit_code == 1 and refused.stderr.startswith("error: policy threshold has no parameter 'nope'")
 
 
+@pytest.mark.parametrize(("variant", "players"), [("catalan", 2), ("valencian", 2), ("french", 4)])
+def test_simulate_warns_of_signals_on_without_partners(variant: str, players: int, tmp_path: Path) -> None:
+    out = tmp_path / "d"
+    args = ["simulate", "--variant", variant, "--players", str(players), "--games", "2", "--quiet"]
+    result = run(*args, "--option", "signals=on", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    expected = (
+        []
+        if players == 4
+        else ["warning: --option signals=on has no effect with 2 players: partners signal, in 4 players"]
+    )
+    assert result.stderr.splitlines() == expected
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
