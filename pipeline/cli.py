@@ -232,8 +232,10 @@ def simulate(
         result = run(spec, out, overwrite=overwrite, progress=played)
     rows = ", ".join(f"{k} {v:,}" for k, v in result.rows.items())
     rate = result.hands / result.seconds if result.seconds else 0.0
+    matches = result.manifest["matches"]
+    games_played = counted(result.games, "game") + (f" in {counted(matches, 'match')}" if matches else "")
     typer.echo(
-        f"wrote {result.games:,} games, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s "
+        f"wrote {games_played}, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s "
         f"on {counted(result.manifest['workers'], 'worker')}, {rate:,.0f} hands/s"
     )
 

@@ -37,5 +37,6 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
 
 
 def counted(n: int, thing: str) -> str:
-    """``n`` things, in English: ``1 file``, ``2 files``, ``1,000 games``."""
-    return f"{n:,} {thing}{'s' * (n != 1)}"
+    """``n`` things, in English: ``1 file``, ``2 files``, ``1,000 games``, ``2 matches``."""
+    plural = "es" if thing.endswith(("ch", "sh", "s", "x")) else "s"
+    return f"{n:,} {thing}{plural * (n != 1)}"

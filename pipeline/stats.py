@@ -282,11 +282,12 @@ def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> di
     values = statistic.defaults()
     by_name = {p.name: p for p in statistic.parameters}
     for key, raw in (params or {}).items():
+        if key not in by_name and not by_name:
+            raise StatsError(f"unknown parameter {key!r}: {statistic.name} takes no parameters")
         if key not in by_name:
-            valid = ", ".join(sorted(by_name)) or "none"
             raise StatsError(
                 f"unknown parameter {key!r}{did_you_mean(key, by_name)} for {statistic.name}: "
-                f"valid parameters are {valid}"
+                f"valid parameters are {', '.join(sorted(by_name))}"
             )
         parameter = by_name[key]
         try:

@@ -86,6 +86,13 @@ def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path:
     assert refused.exit_code == 1 and refused.stderr.startswith("error: policy threshold has no parameter 'nope'")
 
 
+def test_simulate_of_french_rubbers_counts_games_and_matches(tmp_path: Path) -> None:
+    result = run("simulate", "--variant", "french", "--games", "3", "--quiet", "--out", str(tmp_path / "d"))
+    manifest = json.loads((tmp_path / "d" / "manifest.json").read_text("utf-8"))
+    assert result.exit_code == 0 and manifest["matches"] == 3
+    assert result.stdout.startswith(f"wrote {manifest['rows']['games']} games in 3 matches, ")
+
+
 @pytest.mark.parametrize(("variant", "players"), [("catalan", 2), ("valencian", 2), ("french", 4)])
 def test_simulate_warns_of_signals_on_without_partners(variant: str, players: int, tmp_path: Path) -> None:
     out = tmp_path / "d"

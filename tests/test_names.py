@@ -122,3 +122,8 @@ def test_a_mistyped_statistic_parameter_suggests_the_parameter() -> None:
 
 def test_counts_read_as_english() -> None:
     assert [counted(n, "game") for n in (0, 1, 2, 12345)] == ["0 games", "1 game", "2 games", "12,345 games"]
+
+
+def test_counted_says_counts_in_english() -> None:
+    assert [counted(1, "file"), counted(2, "file"), counted(1000, "game")] == ["1 file", "2 files", "1,000 games"]
+    assert [counted(1, "match"), counted(20, "match"), counted(0, "problem")] == ["1 match", "20 matches", "0 problems"]

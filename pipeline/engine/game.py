@@ -414,7 +414,9 @@ class Game:
         for seat, cards in enumerate(hands):
             if len(cards) != self.cards_dealt:
                 raise RuleError(
-                    "deal-size", f"seat {seat} is dealt {len(cards)} cards; this hand deals {self.cards_dealt}"
+                    "deal-size",
+                    f"seat {seat} is dealt {len(cards)} card{'' if len(cards) == 1 else 's'}; "
+                    f"this hand deals {self.cards_dealt}",
                 )
             for card in cards:
                 if card == UNKNOWN:
