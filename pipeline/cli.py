@@ -135,7 +135,7 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
     return result
 
 
-@app.command()
+@app.command(short_help="Variants, player counts, options, defaults.")
 @clean_errors
 def variants() -> None:
     """List the variants with their player counts, options and defaults."""
@@ -150,7 +150,7 @@ def variants() -> None:
             typer.echo(f"    --option {option.name}={values}  (default {option.default}): {option.help}")
 
 
-@app.command()
+@app.command(short_help="Bots, their parameters, what each variant reads.")
 @clean_errors
 def policies() -> None:
     """List the policies (bots), their parameters with defaults, and the parameters each variant reads."""
@@ -160,7 +160,7 @@ def policies() -> None:
         typer.echo(line)
 
 
-@app.command()
+@app.command(short_help="Play bots against each other into a dataset.")
 @clean_errors
 def simulate(
     out: Annotated[
@@ -203,7 +203,9 @@ def simulate(
             show_default=False,
         ),
     ] = None,
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it exists.")] = False,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace --out if it is a dataset (or an empty folder).")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Play bots against each other and write the games as a Parquet dataset."""
@@ -240,7 +242,7 @@ def simulate(
     )
 
 
-@app.command("import")
+@app.command("import", short_help="Read .truc hand histories into a dataset.")
 @clean_errors
 def import_(
     files: Annotated[
@@ -250,7 +252,9 @@ def import_(
         ),
     ],
     out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create.")],
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it exists.")] = False,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace --out if it is a dataset (or an empty folder).")
+    ] = False,
     skip_invalid: Annotated[
         bool,
         typer.Option("--skip-invalid", help="Import the valid games and report each invalid one, instead of stopping."),
@@ -273,7 +277,7 @@ def import_(
     typer.echo(f"imported {counted(result.games, 'game')}, {counted(result.hands, 'hand')} to {out}")
 
 
-@app.command()
+@app.command(short_help="Check .truc hand histories, writing nothing.")
 @clean_errors
 def check(
     files: Annotated[
@@ -299,7 +303,7 @@ def check(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(short_help="Write datasets as canonical .truc text.")
 @clean_errors
 def export(
     out: Annotated[
@@ -307,12 +311,12 @@ def export(
     ],
     data: Annotated[
         list[Path],
-        typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to write several."),
+        typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to write several; required."),
     ] = [],  # noqa: B006
     game: Annotated[
         list[int], typer.Option(metavar="ID", help="Write only this game (its game_id) of one dataset; repeatable.")
     ] = [],  # noqa: B006
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it exists.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it is a file.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Write the games of one dataset or several as canonical .truc text."""
@@ -328,11 +332,11 @@ def export(
     typer.echo(f"exported {counted(count, 'game')} to {'standard output' if to_stdout else out}", err=to_stdout)
 
 
-@app.command()
+@app.command(short_help="What each dataset holds.")
 @clean_errors
 def datasets(
     data: Annotated[
-        list[Path], typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable.")
+        list[Path], typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable; required.")
     ] = [],  # noqa: B006
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
@@ -349,11 +353,16 @@ def datasets(
     typer.echo(render(describe_datasets(data), format))
 
 
-@app.command()
+@app.command(short_help="List the statistics, or compute one.")
 @clean_errors
 def stats(
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="Statistic to compute; omit to list them.")] = None,
-    data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    data: Annotated[
+        list[Path],
+        typer.Option(
+            metavar="DIR", help="Dataset folder (or folder of runs), repeatable to pool several; required with NAME."
+        ),
+    ] = [],  # noqa: B006
     param: Annotated[
         list[str], typer.Option("--param", metavar="KEY=VALUE", help="Parameter key=value, repeatable.")
     ] = [],  # noqa: B006
@@ -378,6 +387,8 @@ def stats(
     from pipeline import stats as library
 
     if name is None:
+        if data or describe or per_dataset or param or columns:
+            _fail("name the statistic to compute or describe (truc stats lists them)")
         for stat in library.list_statistics():
             typer.echo(f"{stat.name}: {stat.description}")
         return
@@ -397,13 +408,16 @@ def stats(
         typer.echo(f"note: {note}", err=True)
 
 
-@app.command()
+@app.command(short_help="Run your own SQL over datasets.")
 @clean_errors
 def sql(
     query: Annotated[
         str | None, typer.Argument(metavar="SQL", help="The query (DuckDB SQL); - reads it from standard input.")
     ] = None,
-    data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    data: Annotated[
+        list[Path],
+        typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to pool several; required."),
+    ] = [],  # noqa: B006
     file: Annotated[Path | None, typer.Option("--file", metavar="FILE", help="Read the query from this file.")] = None,
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
@@ -435,13 +449,16 @@ def sql(
         )
 
 
-@app.command()
+@app.command(short_help="Write the offline HTML strategy report.")
 @clean_errors
 def report(
     out: Annotated[
         Path, typer.Option(metavar="DIR", help="Report folder to write, e.g. reports/NAME (index.html, charts/).")
     ],
-    data: Annotated[list[Path], typer.Option(metavar="DIR", help="Dataset folder, repeatable to pool several.")] = [],  # noqa: B006
+    data: Annotated[
+        list[Path],
+        typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to pool several; required."),
+    ] = [],  # noqa: B006
     title: Annotated[str, typer.Option(metavar="TEXT", help="The page's title and heading.")] = "Truc Lab report",
 ) -> None:
     """Write the strategy report: an offline HTML page with a chart per statistic, PNG and SVG too."""

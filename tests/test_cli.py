@@ -131,6 +131,14 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(tmp_path: Path, args: list[st
     assert not (tmp_path / "d").exists()
 
 
+@pytest.mark.parametrize("args", [["--data", "somewhere"], ["--describe"], ["--columns", "n"], ["--per-dataset"]])
+def test_stats_options_without_a_statistic_are_refused(args: list[str]) -> None:
+    # they used to list the statistics as if nothing had been asked
+    result = run("stats", *args)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "error: name the statistic to compute or describe (truc stats lists them)\n"
+
+
 def test_bad_numbers_are_usage_errors(tmp_path: Path) -> None:
     result = run("simulate", "--games", "many", "--out", str(tmp_path / "d"))
     assert result.exit_code == 2 and "Invalid value for '--games'" in result.output
