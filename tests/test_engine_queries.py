@@ -7,16 +7,34 @@ takes: ``public_value`` against ``public_state``, ``decide_hand`` against the va
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 
 import pytest
 
 from pipeline.engine.actions import Action, make_action
-from pipeline.engine.game import Phase, new_game
+from pipeline.engine.game import Game, Phase, new_game
 from pipeline.engine.hand_rules import decide_hand
+from pipeline.engine.rules import Config
 from pipeline.engine.valencian import ENVIT, ENVIT_FALTA
 from pipeline.variants import VARIANTS
 
 COMBINATIONS = [(name, players) for name, variant in VARIANTS.items() for players in variant.players]
+
+
+def random_play(config: Config, seeds: Iterable[int], rng: random.Random) -> Iterator[Game]:
+    """Every state that random games reach where a seat must act: each is yielded, then a random legal
+    action is played in it."""
+    for seed in seeds:
+        game = new_game(config, seed)
+        while not game.over:
+            while not game.hand_over:
+                if game.actor() < 0:
+                    game.deal()
+                    continue
+                yield game
+                game.apply(rng.choice(game.legal_actions()))
+            if not game.over:
+                game.next_hand()
 
 
 @pytest.mark.parametrize(("name", "players"), COMBINATIONS)
@@ -24,38 +42,28 @@ def test_quick_questions_agree_with_the_legal_actions(name: str, players: int) -
     config = VARIANTS[name].configure({"players": str(players)})
     ladder_verbs = config.variant.raise_verbs  # the ladder family's; french raises with "raise", trut with "trut"
     raise_verbs = {*ladder_verbs, "raise", "trut"}
-    rng = random.Random(7)
     checked = 0
-    for seed in range(40):
-        game = new_game(config, seed)
-        while not game.over:
-            while not game.hand_over:
-                if game.actor() < 0:
-                    game.deal()
-                    continue
-                for seat in range(game.n):
-                    legal = game.legal_for(seat)
-                    raises = [a for a in legal if a.verb in raise_verbs]
-                    assert game.raise_actions(seat) == raises
-                    if game.phase == Phase.PLAY:  # may_raise is asked while tricks are played
-                        assert game.may_raise(seat) == bool(raises)
-                    if ladder_verbs:
-                        one = game.raise_action(seat)
-                        assert (one is not None) == bool(raises) and (one is None or one in raises)
-                    envits = {a.verb for a in legal} & {ENVIT, ENVIT_FALTA}
-                    if not getattr(game, "envit_pending", False):
-                        assert game.may_envit(seat) == bool(envits)
-                    checked += 1
-                state = game.public_state()
-                assert {key: game.public_value(key) for key in state} == state
-                tricks = list(game.tricks)
-                rule = config.variant.hand_rule
-                assert decide_hand(rule, tricks, game.cards_dealt, game.eldest_team) == rule(
-                    tricks, game.cards_dealt, game.eldest_team
-                )
-                game.apply(rng.choice(game.legal_actions()))
-            if not game.over:
-                game.next_hand()
+    for game in random_play(config, range(40), random.Random(7)):
+        for seat in range(game.n):
+            legal = game.legal_for(seat)
+            raises = [a for a in legal if a.verb in raise_verbs]
+            assert game.raise_actions(seat) == raises
+            if game.phase == Phase.PLAY:  # may_raise is asked while tricks are played
+                assert game.may_raise(seat) == bool(raises)
+            if ladder_verbs:
+                one = game.raise_action(seat)
+                assert (one is not None) == bool(raises) and (one is None or one in raises)
+            envits = {a.verb for a in legal} & {ENVIT, ENVIT_FALTA}
+            if not getattr(game, "envit_pending", False):
+                assert game.may_envit(seat) == bool(envits)
+            checked += 1
+        state = game.public_state()
+        assert {key: game.public_value(key) for key in state} == state
+        tricks = list(game.tricks)
+        rule = config.variant.hand_rule
+        assert decide_hand(rule, tricks, game.cards_dealt, game.eldest_team) == rule(
+            tricks, game.cards_dealt, game.eldest_team
+        )
     assert checked > 500, checked
 
 
@@ -89,18 +97,7 @@ def test_a_variant_s_verbs_are_exactly_the_verbs_of_its_legal_actions(name: str)
             options = {spec.name: value}
             if spec.name != "players" and 4 in variant.players:
                 options["players"] = "4"  # signals are made in 4 players
-            config = variant.configure(options)
-            for seed in range(15):
-                game = new_game(config, seed)
-                while not game.over:
-                    while not game.hand_over:
-                        if game.actor() < 0:
-                            game.deal()
-                            continue
-                        legal = game.legal_actions()
-                        seen.update(a.verb for a in legal)
-                        game.apply(rng.choice(legal))
-                    if not game.over:
-                        game.next_hand()
+            for game in random_play(variant.configure(options), range(15), rng):
+                seen.update(a.verb for a in game.legal_actions())
     assert seen <= variant.verbs, seen - variant.verbs
     assert seen == variant.verbs, variant.verbs - seen
