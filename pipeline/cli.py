@@ -126,12 +126,12 @@ def main_options(
 def _pairs(values: list[str], what: str) -> dict[str, str]:
     result: dict[str, str] = {}
     for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not key or not value:
             _fail(f"{what} {item!r} is not of the form key=value")
-        if key.strip() in result:
-            _fail(f"{what} {key.strip()} is given twice ({key.strip()}={result[key.strip()]}, {item})")
-        result[key.strip()] = value.strip()
+        if key in result:
+            _fail(f"{what} {key} is given twice ({key}={result[key]}, {item})")
+        result[key] = value
     return result
 
 
