@@ -262,7 +262,7 @@ def test_the_findings_shown_are_the_best_supported_in_the_summary_s_order() -> N
 def test_multi_variant_findings_speak_each_variants_units(multi_report: ReportResult) -> None:
     page = multi_report.html.read_text("utf-8")
     assert "Across variants, the eldest&#x27;s edge over an even share is largest in" in page
-    assert "trut points per hand than each other player on average" in page
+    assert "petits per hand than each other player on average" in page
     assert re.search(r"valencian.*?A bluff netted [+-]\d\.\d\d stones on average", page)
     assert re.search(r"4-player catalan.*?A bluff netted [+-]\d\.\d\d points on average", page)
     assert "The envit brought 1.10 stones a hand" in page

@@ -241,7 +241,32 @@ def test_stake_distribution_labels_hands_over_the_setting_total() -> None:
     )
     spec = charts.stake_distribution(frame).to_dict()
     assert [r["sample"] for r in chart_rows(spec)] == ["600/1,000", "300/1,000", "100/1,000"]
-    assert layers(spec)[0]["encoding"]["x"]["sort"] == ["1 (no raise)", "2 (truc)", "3 (retruc)"]
+    assert layers(spec)[0]["encoding"]["x"]["sort"] == ["1 (base)", "2 (truc)", "3 (retruc)"]
+
+
+def test_a_player_count_has_one_colour_in_every_chart() -> None:
+    # a chart of 2 and 4 players only (envit, french) drew 4 players in the colour that others give 3 players
+    def void_frame(players: list[int]) -> pl.DataFrame:
+        n = len(players)
+        return pl.DataFrame(
+            {
+                "variant": ["trut"] * n,
+                "players": players,
+                "hands": [100] * n,
+                "void_hands": [5] * n,
+                "void_rate": [0.05] * n,
+                "ci_low": [0.02] * n,
+                "ci_high": [0.11] * n,
+            }
+        )
+
+    def colours(players: list[int]) -> dict[str, str]:
+        scale = layers(charts.void_hands(void_frame(players)).to_dict())[0]["encoding"]["color"]["scale"]
+        return dict(zip(scale["domain"], scale["range"], strict=True))
+
+    every = colours([2, 3, 4, 6])
+    assert colours([2, 4]) == {label: every[label] for label in ("2 players", "4 players")}
+    assert len(set(every.values())) == 4
 
 
 def test_tie_frequency_names_each_measure() -> None:
@@ -257,9 +282,9 @@ def test_tie_frequency_names_each_measure() -> None:
 def test_raise_rates_rows_are_decisions_and_null_trick_is_before_play() -> None:
     spec = charts.raise_rates(SAMPLES["raise_rates"]).to_dict()
     assert spec["facet"]["row"]["sort"] == [
-        "Own move, stake 1 (no raise)",
+        "Own move, stake 1 (base)",
         "Own move, stake 2 (truc)",
-        "Answering a raise, stake 1 (no raise)",
+        "Answering a raise, stake 1 (base)",
     ]
     assert layers(spec)[0]["encoding"]["x"]["sort"] == ["Before play", "Trick 1", "Trick 2", "Trick 3"]
 
@@ -407,13 +432,13 @@ def test_stake_distribution_sentence() -> None:
         }
     )
     assert summary.stake_distribution(frame) == [
-        "In 4-player valencian, 70% of 1,000 hands ended at stake 1 (no raise), 25% at 2 (truc) and 5.0% at "
+        "In 4-player valencian, 70% of 1,000 hands ended at stake 1 (base), 25% at 2 (truc) and 5.0% at "
         "3 (retruc). A hand was worth 1.35 stones on average."
     ]
     # a stake the valencian ladder names and the catalan one does not; points in the variant's unit
     french = frame.with_columns(pl.lit("french").alias("variant"), pl.Series("stake", [5, 1, 2]))
     assert summary.stake_distribution(french) == [
-        "In 4-player french, 70% of 1,000 hands ended at stake 1 (no raise), 25% at 2 and 5.0% at 5. "
+        "In 4-player french, 70% of 1,000 hands ended at stake 1 (base), 25% at 2 and 5.0% at 5. "
         "A hand was worth 1.35 points on average."
     ]
     valencian_five = frame.with_columns(pl.Series("stake", [5, 1, 2]))
@@ -436,9 +461,9 @@ def test_raise_rates_sentence_lists_tricks_and_skips_empty_ones() -> None:
         }
     )
     assert summary.raise_rates(frame) == [
-        "In 2-player catalan, with the stake at 1 (no raise), players raised on their own move at 5.0% of "
+        "In 2-player catalan, with the stake at 1 (base), players raised on their own move at 5.0% of "
         "their chances in trick 1 (50/1,000) and 25% in trick 2 (200/800).",
-        "In 2-player catalan, with the stake at 1 (no raise), players answered a raise by raising back at "
+        "In 2-player catalan, with the stake at 1 (base), players answered a raise by raising back at "
         "10% of their chances in trick 1 (30/300).",
     ]
 
@@ -617,7 +642,7 @@ def test_stake_rows_are_named_only_when_every_variant_agrees() -> None:
 def test_units_come_from_the_comparison_frame() -> None:
     units = units_of(MULTI)
     assert units == {"catalan": "points", "french": "points", "trut": "longs", "valencian": "cames"}
-    assert [unit_word(v, units) for v in ("catalan", "valencian", "trut")] == ["points", "stones", "trut points"]
+    assert [unit_word(v, units) for v in ("catalan", "valencian", "trut")] == ["points", "stones", "petits"]
     assert unit_word("valencian", {"valencian": "points"}) == "points"
     assert unit_word(None) == "points"
     assert (even_share(3), even_share(4)) == (pytest.approx(1 / 3), 0.5)
@@ -651,7 +676,7 @@ def test_mano_advantage_against_one_third_with_three_players() -> None:
     )
     assert summary.mano_advantage(frame) == [
         "In 3-player trut, the eldest hand's player won 40% of hands (400/1,000; 95% interval 37.0%\u201343.0%): "
-        "an advantage against an even share of 1/3. It scored 0.30 more trut points per hand than each other "
+        "an advantage against an even share of 1/3. It scored 0.30 more petits per hand than each other "
         "player on average."
     ]
 
@@ -767,7 +792,8 @@ def test_envit_trut_french_and_void_sentences() -> None:
     )
     assert summary.void_hands(void) == [
         "In 4-player catalan, no hand was void (0/500).",
-        "In 2-player french, 3.0% of hands were void: nobody scored (12/400; 95% interval 1.7%\u20135.2%).",
+        "In 2-player french, 3.0% of hands were void: their tricks decided nothing "
+        "(12/400; 95% interval 1.7%\u20135.2%).",
     ]
 
 

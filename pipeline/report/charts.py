@@ -42,6 +42,9 @@ _CHAR_PX = 6.2  # width of a label character at font size 10
 _CHAR_PX_SMALL = 5.2  # at font size 9
 _TEXT_COLOR = "#333333"
 _INTERVAL_COLOR = "#222222"
+PLAYER_COLOURS: dict[int, str] = {2: "#4c78a8", 3: "#f58518", 4: "#e45756", 6: "#72b7b2"}
+"""Each player count's colour (Vega's own first four), the same in every chart whichever counts it shows."""
+OTHER_COLOUR = "#9d755d"
 
 
 def _with_common(frame: pl.DataFrame) -> pl.DataFrame:
@@ -132,7 +135,8 @@ def _rate_chart(
         x_key = x_key.replace_strict(positions, default=len(positions), return_dtype=pl.Int64)
     data = data.sort([pl.col("variant"), pl.col("players"), *([pl.col(row)] if row else []), x_key], nulls_last=True)
 
-    players = [players_label(p) for p in sorted(data.get_column("players").drop_nulls().unique().to_list())]
+    counts = sorted(data.get_column("players").drop_nulls().unique().to_list())
+    players = [players_label(p) for p in counts]
     variants = sorted(data.get_column("variant").drop_nulls().unique().to_list())
     x_values = list(x_sort) if x_sort is not None else data.get_column(x).unique(maintain_order=True).to_list()
     facet = row if row is not None else column  # with independent x, each facet draws its own categories
@@ -175,7 +179,8 @@ def _rate_chart(
             labelLimit=_x_label_limit(x_labels) if slant else 160,
         ),
     )
-    color = alt.Color("players_label:N", title="Players", sort=players, scale=alt.Scale(domain=players))
+    colours = [PLAYER_COLOURS.get(count, OTHER_COLOUR) for count in counts]  # one colour per count, every chart
+    color = alt.Color("players_label:N", title="Players", sort=players, scale=alt.Scale(domain=players, range=colours))
     tooltip = [
         alt.Tooltip("variant:N", title="Variant"),
         alt.Tooltip("players_label:N", title="Players"),
@@ -558,7 +563,7 @@ def stake_distribution(frame: pl.DataFrame) -> alt.FacetChart:
         x_title="Stake when the hand ended",
         x_sort=order,
         y_title="Share of hands",
-        title="How far hands were raised",
+        title="The stake hands ended at",
         extra_tooltip=[
             alt.Tooltip("mean_points:Q", title="Mean points scored at this stake", format=".2f"),
             alt.Tooltip("mean_points_per_hand:Q", title="Mean points per hand, all stakes", format=".2f"),
@@ -935,7 +940,7 @@ def french(frame: pl.DataFrame) -> alt.FacetChart:
 
 
 def void_hands(frame: pl.DataFrame) -> alt.FacetChart:
-    """How often a hand is void (nobody scores), by variant and player count."""
+    """How often a hand is void (its tricks decide nothing), by variant and player count."""
     df = conform("void_hands", frame)
     long = df.select(
         "variant",
@@ -953,7 +958,7 @@ def void_hands(frame: pl.DataFrame) -> alt.FacetChart:
         x_title="Player count",
         x_sort=[players_label(p) for p in order_players(long)],
         y_title="Void hands",
-        title="Void hands: nobody scores",
+        title="Void hands: the tricks decide nothing",
         offset=False,
     )
 

@@ -239,20 +239,20 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
     },
 }
 
-STAKE_NAMES: dict[int, str] = {1: "no raise", 2: "truc", 3: "retruc"}
+STAKE_NAMES: dict[int, str] = {1: "base", 2: "truc", 3: "retruc"}
 """The stakes' names where the variant is not known (the Catalan ladder)."""
 
 VARIANT_STAKE_NAMES: dict[str, dict[int, str]] = {
     "catalan": STAKE_NAMES,
-    "valencian": {1: "no raise", 2: "truc", 3: "retruc", 4: "quatre val", 5: "joc fora"},
-    "french": {1: "no raise"},
+    "valencian": {1: "base", 2: "truc", 3: "retruc", 4: "quatre val", 5: "joc fora"},
+    "french": {1: "base"},
 }
 """Each variant's names of its stakes; a variant not listed (the trut family) names none."""
 
-HAND_UNITS: dict[str, str] = {"points": "points", "cames": "stones", "longs": "trut points"}
+HAND_UNITS: dict[str, str] = {"points": "points", "cames": "stones", "longs": "petits"}
 """The word for what ``points_team*`` count, by ``games.unit`` (what the games' scores count): a
-valencian game is scored in cames but its hands in stones; a trut-family hand's points are the engine's
-own per-hand unit (docs/data.md)."""
+valencian game is scored in cames but its hands in stones; a trut-family hand's points are petits, a long
+counted as 3 (docs/data.md)."""
 
 VARIANT_UNITS: dict[str, str] = {
     "catalan": "points",

@@ -84,9 +84,10 @@ DEFINITIONS: dict[str, str] = {
         "percentile of its dealt cards, cut into tenths; 1 is the weakest tenth)."
     ),
     "stake_distribution": (
-        "The share of hands that ended at each stake (1 unraised; 2 truc and 3 retruc in catalan and "
-        "valencian, any number in french, the trut's own stakes in the trut family; after a refused raise "
-        "the stake before it)."
+        "The share of hands that ended at each stake (1 the base stake; 2 truc and 3 retruc in catalan and "
+        "valencian, any number in french; in the trut family 1 a petit, 3 a long once a trut is seen, 6 two "
+        "longs in 3 players). After a refused raise the hand ends at the stake before it, so stake 1 holds "
+        "the hands whose first raise was refused too."
     ),
     "raise_rates": (
         "Of the moments a seat could raise, the share in which it did, by decision (its own move, or its "
@@ -127,7 +128,10 @@ DEFINITIONS: dict[str, str] = {
         "French Truc only. How often hands are redealt and requests for new cards refused; the size of raises "
         "over the stake they raise; raises to the reste, how they are answered, and who wins when played on."
     ),
-    "void_hands": "The share of hands nobody scored (all tricks tied in french and the trut family).",
+    "void_hands": (
+        "The share of void hands: all tricks tied in french and the trut family, so the tricks decide nothing "
+        "and nobody scores (but in 3-player Trut's void duel, where the truter keeps the petit of a fold)."
+    ),
     PLAYERS: (
         "Where a setting has two or more players or bots to compare: how each fares, per seat-hand it "
         "played (the named players of imported games; a simulation's bots by their parameters, those that "
@@ -605,7 +609,8 @@ def _page(
 <h1>{_esc(title)}</h1>
 <p class="meta">Datasets: {datasets}. Variants: {_esc(settings or "none")}. Built by truc-lab
 {_esc(__version__)}. Rates come with 95% intervals and the counts they rest on (wins/hands); points are
-counted in each variant's own unit and never compared across variants.</p>
+counted in each variant's own unit (points in catalan and french, stones in valencian, petits in the trut
+family, where a long counts 3) and never compared across variants.</p>
 {"".join(f'<p class="note">Note: {_esc(note)}.</p>' for note in notes)}
 <nav><ul>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
 </header>

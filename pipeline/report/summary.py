@@ -3,7 +3,7 @@
 Each function takes one statistic's frame (and optionally ``games.unit`` by variant) and returns a list
 of plain-English sentences, one or more per variant and player count, with the numbers and sample sizes
 they rest on, e.g. "Winning the first trick raises the chance to win the hand from 38% to 81% (4-player
-catalan, 9,120 hands)." Points are named in each variant's unit (points, stones, trut points) and stakes
+catalan, 9,120 hands)." Points are named in each variant's unit (points, stones, petits) and stakes
 by each variant's names; with 3 players (each alone) an even chance is 1/3. Empty frames, groups with
 ``n = 0`` and null rates give no sentence rather than a wrong one.
 """
@@ -560,7 +560,7 @@ def french(frame: pl.DataFrame, units: Units = None) -> list[str]:
 
 
 def void_hands(frame: pl.DataFrame, units: Units = None) -> list[str]:
-    """How often nobody scored a hand."""
+    """How often a hand was void: its tricks decided nothing."""
     df = conform("void_hands", frame)
     out: list[str] = []
     for (variant, players), rows in _groups(df):
@@ -572,7 +572,7 @@ def void_hands(frame: pl.DataFrame, units: Units = None) -> list[str]:
             out.append(f"{where}, no hand was void (0/{fmt_int(row['hands'])}).")
         else:
             out.append(
-                f"{where}, {fmt_pct(row['void_rate'])} of hands were void: nobody scored "
+                f"{where}, {fmt_pct(row['void_rate'])} of hands were void: their tricks decided nothing "
                 f"({count_label(row['void_hands'], row['hands'])}; 95% interval "
                 f"{interval_label(row['ci_low'], row['ci_high'])})."
             )
