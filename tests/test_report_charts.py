@@ -659,6 +659,20 @@ def test_variant_summaries_give_a_sentence_per_setting_they_apply_to(name: str) 
     assert all(s.endswith(".") and "None" not in s and "nan" not in s for s in sentences)
 
 
+def test_three_players_alone_are_not_called_teams() -> None:
+    # 3-player Trut: each plays alone, and the rate of "losing the first trick" is the two losers' together
+    units = units_of(MULTI)
+    three = [
+        sentence
+        for name in ("first_trick_value", "strength_curve", "bluff_success")
+        for sentence in summary.SUMMARIES[name](MULTI[name], units)
+        if "3-player trut" in sentence
+    ]
+    assert three and not [s for s in three if "team" in s or "the other side" in s], three
+    assert any("for the two players who lost it together)." in s for s in three), three
+    assert any("a seat's side won" in s for s in three), three
+
+
 def test_mano_advantage_against_one_third_with_three_players() -> None:
     frame = pl.DataFrame(
         {

@@ -72,15 +72,18 @@ TITLES: dict[str, str] = {
 
 DEFINITIONS: dict[str, str] = {
     "first_trick_value": (
-        "Among hands whose first trick was won outright (not tied), the share won by the team that took "
-        "that trick, and by the team that lost it, with the mean points each scored in the hand."
+        "Among hands whose first trick was won outright (not tied), the share won by the side (a team, or "
+        "a player alone in 3-player Trut) that took that trick, and by the side or sides that lost it, with "
+        "the mean points each scored in the hand."
     ),
     "mano_advantage": (
-        "The share of decided hands won by the team of the eldest hand (the mà: the seat after the dealer, "
-        "who leads the first trick); 50% would mean no advantage."
+        "The share of decided hands won by the side of the eldest hand (the mà: the seat after the dealer, "
+        "who leads the first trick); an even share, 50% or 1/3 with three players alone, would mean no "
+        "advantage."
     ),
     "strength_curve": (
-        "The share of decided hands a seat's team won, by the seat's hand-strength decile (the strength "
+        "The share of decided hands a seat's side (its team, or itself alone) won, by the seat's "
+        "hand-strength decile (the strength "
         "percentile of its dealt cards, cut into tenths; 1 is the weakest tenth)."
     ),
     "stake_distribution": (

@@ -105,6 +105,8 @@ def first_trick_value(frame: pl.DataFrame, units: Units = None) -> list[str]:
                     f"Winning the first trick {verb} the chance to win the hand "
                     f"from {fmt_pct(lost)} to {fmt_pct(won)} {where}."
                 )
+                if players == 3:  # the two players who lost trick 1 share the rate that they won
+                    text = text[:-1] + f" ({fmt_pct(lost)} for the two players who lost it together)."
             pts_won, pts_lost = row["mean_points_won_first"], row["mean_points_lost_first"]
             if not is_missing(pts_won) and not is_missing(pts_lost):
                 side = "A player" if players == 3 else "A team"
@@ -164,7 +166,8 @@ def strength_curve(frame: pl.DataFrame, units: Units = None) -> list[str]:
             continue
         weak, strong = known[0], known[-1]
         out.append(
-            f"In {setting_phrase(variant, players)}, a seat's team won {fmt_pct(weak['p_win'])} of hands "
+            f"In {setting_phrase(variant, players)}, a seat's {'side' if players == 3 else 'team'} won "
+            f"{fmt_pct(weak['p_win'])} of hands "
             f"with the weakest hands (decile {weak['decile']}, {count_label(weak['wins'], weak['n'])}) "
             f"and {fmt_pct(strong['p_win'])} with the strongest (decile {strong['decile']}, "
             f"{count_label(strong['wins'], strong['n'])})."
@@ -280,7 +283,8 @@ def bluff_success(frame: pl.DataFrame, units: Units = None) -> list[str]:
             )
             if not is_missing(row["success_rate"]):
                 text += (
-                    f"; {fmt_pct(row['success_rate'])} of the bluffs made the other side fold "
+                    f"; {fmt_pct(row['success_rate'])} of the bluffs made "
+                    f"{'both opponents' if players == 3 else 'the other side'} fold "
                     f"({count_label(row['folded'], row['bluffs'])})"
                 )
             if _has_rate(row, "called_won_rate", "called"):
