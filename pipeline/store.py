@@ -287,7 +287,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
 def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
     """An existing ``out`` is replaced only when asked to, and only by an output of its own kind; an ``out``
     under a file cannot be written at all. Each is said before any work is done."""
-    blocking = next((p for p in reversed(Path(out).parents) if p.exists() and not p.is_dir()), None)
+    blocking = _file_above(out)
     if blocking is not None:
         raise DatasetError(f"cannot write {out}: {blocking} is a file, not a folder")
     if not out.exists():
@@ -311,6 +311,11 @@ def _is_dataset(path: Path) -> bool:
     return (path / "manifest.json").is_file()
 
 
+def _file_above(out: Path) -> Path | None:
+    """The first of ``out``'s parent folders that is a file instead, if any: nothing can be written there."""
+    return next((p for p in reversed(Path(out).parents) if p.exists() and not p.is_dir()), None)
+
+
 _OUTPUT_ERRORS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
 """The errors of writing an output (full disk, quota, file too large, read-only), whoever raised them: a
 ``DatasetError`` names the output rather than the library's own words (pyarrow: "Error writing bytes")."""
@@ -324,7 +329,7 @@ def _raise_if_output_full(out: Path, exc: BaseException) -> None:
 def cannot_write(out: Path, exc: OSError) -> DatasetError:
     """The error for an output that cannot be created where asked (a parent that is a file, a read-only
     or missing mount): it names the output, not the temporary file written first."""
-    blocking = next((p for p in reversed(Path(out).parents) if p.exists() and not p.is_dir()), None)
+    blocking = _file_above(out)
     reason = f"{blocking} is a file, not a folder" if blocking is not None else exc.strerror or str(exc)
     return DatasetError(f"cannot write {out}: {reason}")
 
@@ -373,7 +378,7 @@ def expand_datasets(paths: Sequence[Path]) -> list[Path]:
     left alone. Raises ``DatasetError`` for a folder that holds none."""
     found: list[Path] = []
     for path in map(Path, paths):
-        if (path / "manifest.json").is_file() or not path.is_dir():
+        if _is_dataset(path) or not path.is_dir():
             found.append(path)
             continue
         runs = _datasets_below(path)
@@ -388,7 +393,7 @@ def _datasets_below(folder: Path) -> list[Path]:
     for child in sorted(folder.iterdir()):
         if child.name.startswith(".") or not child.is_dir():
             continue
-        runs.extend([child] if (child / "manifest.json").is_file() else _datasets_below(child))
+        runs.extend([child] if _is_dataset(child) else _datasets_below(child))
     return runs
 
 

@@ -101,12 +101,12 @@ def first_trick_value(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 text = f"Winning the first trick leaves the chance to win the hand at {fmt_pct(won)} {where}."
             else:
                 verb = "raises" if won > lost else "lowers"
+                # with three sides the two players who lost trick 1 share the rate that they won
+                losers = f" ({fmt_pct(lost)} for the two players who lost it together)" if players == 3 else ""
                 text = (
                     f"Winning the first trick {verb} the chance to win the hand "
-                    f"from {fmt_pct(lost)} to {fmt_pct(won)} {where}."
+                    f"from {fmt_pct(lost)} to {fmt_pct(won)} {where}{losers}."
                 )
-                if players == 3:  # the two players who lost trick 1 share the rate that they won
-                    text = text[:-1] + f" ({fmt_pct(lost)} for the two players who lost it together)."
             pts_won, pts_lost = row["mean_points_won_first"], row["mean_points_lost_first"]
             if not is_missing(pts_won) and not is_missing(pts_lost):
                 side = "A player" if players == 3 else "A team"
