@@ -23,11 +23,11 @@ import pytest
 
 from pipeline import store
 from pipeline.report import summary
-from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS
-from pipeline.report.page import FINDINGS_SHOWN, ReportResult, build_report, render_page, shown_and_folded
-from pipeline.report.summary import Finding
+from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS, setting_phrase
+from pipeline.report.page import ReportResult, build_report, render_page, shown_and_folded
+from pipeline.report.summary import Detail, Finding
 from pipeline.variants import VARIANTS
-from tests.report_samples import multi_variant_frames, sample_frames, with_french_stakes
+from tests.report_samples import MULTI_SETTINGS, multi_variant_frames, sample_frames, with_french_stakes
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -224,39 +224,51 @@ def test_multi_variant_charts_wrap_what_one_row_or_a_grid_cannot_hold(multi_repo
     assert page_spec(page, "void_hands")["facet"]["column"]["field"] == "variant"  # narrow panels fit one row
 
 
-def test_findings_lead_with_the_comparison_and_fold_long_lists(multi_report: ReportResult) -> None:
+def test_findings_lead_with_the_comparison_and_show_every_setting(multi_report: ReportResult) -> None:
     page = multi_report.html.read_text("utf-8")
     findings = page.split('<section id="summary">', 1)[1].split("</section>", 1)[0]
     blocks = dict(re.findall(r'<h3><a href="#stat-([a-z_]+)">.*?</a></h3>(.*?)(?=<h3>|$)', findings, re.S))
-    first = re.search(r"<li>(.*?)</li>", blocks["variant_comparison"])
-    assert first and first.group(1).startswith("Across variants, ")
-    raises = blocks["raise_rates"]  # French Truc at every stake up to 11: more findings than are shown
-    shown, folded = raises.split("<details>", 1)
-    assert shown.count("<li>") == FINDINGS_SHOWN
-    more = re.match(r"<summary>(\d+) more</summary>", folded)
-    assert more and int(more.group(1)) == folded.count("<li>") > 0
-    assert "<details>" not in blocks["mano_advantage"]  # a short list is shown whole
+    comparison_shown, comparison_folded = blocks["variant_comparison"].split("<details>", 1)
+    shown_items = re.findall(r"<li>(.*?)</li>", comparison_shown)
+    assert shown_items and all(item.startswith("Across variants, ") for item in shown_items)
+    assert comparison_folded.count("<li>") == len(MULTI_SETTINGS)  # the table's rows, restated, are folded
+    settings = [setting_phrase(variant, players) for variant, players in MULTI_SETTINGS]
+    for name in ("raise_rates", "fold_rates", "bluff_success"):  # a finding per stake: each setting shown once
+        shown, folded = blocks[name].split("<details>", 1)
+        more = re.match(r"<summary>(\d+) more</summary>", folded)
+        assert more and int(more.group(1)) == folded.count("<li>") > 0
+        items = re.findall(r"<li>(.*?)</li>", shown)
+        assert len(items) == len(settings), name
+        assert all(sum(setting in item for item in items) == 1 for setting in settings), name
+    assert "<details>" not in blocks["mano_advantage"]  # one sentence per setting: all shown
+    assert blocks["mano_advantage"].count("<li>") == len(settings)
 
 
-def test_the_findings_shown_are_the_best_supported_in_the_summary_s_order() -> None:
-    """With more findings than are shown, those on the largest samples are shown (in the summary's order)
-    and the thin ones folded: here French Truc's higher stakes, reached less and less often."""
+def test_each_setting_shows_its_best_supported_finding_in_the_summary_s_order() -> None:
+    """Of the findings about one setting (one per stake), the one on the largest sample is shown and the
+    others folded: here French Truc's higher stakes, reached less and less often, are folded, while
+    every setting keeps one sentence in view."""
     frame = with_french_stakes(multi_variant_frames()["raise_rates"])
     thinner = pl.when(pl.col("variant") == "french")
     frame = frame.with_columns(
         thinner.then(pl.col(c) // pl.col("stake")).otherwise(pl.col(c)).alias(c) for c in ("count", "chances")
     )
     sentences = summary.raise_rates(frame)
-    assert len(sentences) > FINDINGS_SHOWN and all(isinstance(s, Finding) for s in sentences)
+    assert all(isinstance(s, Finding) for s in sentences)
     shown, folded = shown_and_folded(sentences)
-    assert len(shown) == FINDINGS_SHOWN and sorted(shown + folded) == sorted(sentences)
-    assert min(s.sample for s in shown) >= max(s.sample for s in folded)  # type: ignore[attr-defined]
+    assert sorted(shown + folded) == sorted(sentences)
+    assert [s.setting for s in shown] == sorted(set(MULTI_SETTINGS))  # type: ignore[attr-defined]
+    for found in shown:
+        same = [s.sample for s in sentences if s.setting == found.setting]  # type: ignore[attr-defined]
+        assert found.sample == max(same)  # type: ignore[attr-defined]
     assert shown == [s for s in sentences if s in shown] and folded == [s for s in sentences if s in folded]
     assert any("with the stake at 11" in s for s in folded)
     assert not any("with the stake at 11" in s for s in shown)
     across = "Across variants, the eldest's side wins most often in catalan."  # a plain sentence: always shown
     assert shown_and_folded([*sentences, across])[0][-1] == across
-    assert shown_and_folded(sentences[:3]) == (sentences[:3], [])
+    table = [Detail("In 2-player catalan: the eldest won 51%."), Detail("In 4-player catalan: 49%.")]
+    assert shown_and_folded([across, *table]) == ([across], table)
+    assert shown_and_folded(table) == (table, [])  # a table of one setting alone is said all the same
 
 
 def test_multi_variant_findings_speak_each_variants_units(multi_report: ReportResult) -> None:

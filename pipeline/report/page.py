@@ -49,7 +49,7 @@ from pipeline.report.frames import (
     is_missing,
     units_of,
 )
-from pipeline.report.summary import SUMMARIES, Finding
+from pipeline.report.summary import SUMMARIES, Detail, Finding
 
 Progress = Callable[[str], None]
 
@@ -449,23 +449,25 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
     return "\n".join(parts)
 
 
-FINDINGS_SHOWN = 10
-"""A statistic's findings shown at once; more (one per setting and stake over many variants) are folded."""
-
-
 def shown_and_folded(sentences: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The ``FINDINGS_SHOWN`` sentences shown and the others, folded, each part in the summary's order.
-    Shown first: plain sentences (a comparison across variants), then the ``Finding``s on the largest
-    samples, so that thin settings (a stake reached a dozen times) are the ones folded."""
-    if len(sentences) <= FINDINGS_SHOWN:
+    """The sentences shown at once and those folded under "N more", each part in the summary's order.
+
+    Shown: every plain sentence (a setting's one sentence, or a comparison across settings) and, of the
+    ``Finding``s about one setting (one per stake), the one on the largest sample, so that each variant
+    and player count is seen and the thin stakes are the ones folded. Folded: the other ``Finding``s, and
+    the ``Detail``s (a table restated setting by setting) unless nothing else would be shown."""
+    best: dict[tuple[str, int], Finding] = {}
+    for sentence in sentences:
+        if isinstance(sentence, Finding):
+            held = best.get(sentence.setting)
+            if held is None or sentence.sample > held.sample:
+                best[sentence.setting] = sentence
+    chosen = {id(s) for s in best.values()}
+    shown = [s for s in sentences if id(s) in chosen or not isinstance(s, (Finding, Detail))]
+    if not shown:
         return list(sentences), []
-    by_support = sorted(range(len(sentences)), key=lambda i: -_support(sentences[i]))
-    shown = set(by_support[:FINDINGS_SHOWN])
-    return [s for i, s in enumerate(sentences) if i in shown], [s for i, s in enumerate(sentences) if i not in shown]
-
-
-def _support(sentence: str) -> float:
-    return sentence.sample if isinstance(sentence, Finding) else math.inf
+    kept = {id(s) for s in shown}
+    return shown, [s for s in sentences if id(s) not in kept]
 
 
 def _findings(findings: Mapping[str, list[str]]) -> str:

@@ -36,16 +36,22 @@ Row = dict[str, Any]
 
 
 class Finding(str):
-    """A sentence that carries the size of the sample it rests on (chances, raises faced, raises made).
-    A statistic with many sentences per setting (one per stake) gives them, so that a page showing only
-    some of them can show the best supported (``page.FINDINGS_SHOWN``); it reads as any other string."""
+    """One of several sentences about one setting (one per stake), with the setting and the size of the
+    sample it rests on (chances, raises faced, raises made), so that a page can show the best supported of
+    each setting and fold the others (``page.shown_and_folded``). It reads as any other string."""
 
     sample: int
+    setting: tuple[str, int]
 
-    def __new__(cls, text: str, sample: int) -> Finding:
+    def __new__(cls, text: str, sample: int, setting: tuple[str, int]) -> Finding:
         found = super().__new__(cls, text)
         found.sample = sample
+        found.setting = setting
         return found
+
+
+class Detail(str):
+    """A sentence the page folds: it restates, setting by setting, a table shown beside it."""
 
 
 Units = Mapping[str, str] | None
@@ -228,6 +234,7 @@ def raise_rates(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 f"In {setting_phrase(variant, players)}, with the stake at {stake_label(stake, variant)}, players "
                 f"{did} at {_join(parts)}.",
                 sum(r["chances"] for r in known),
+                (variant, players),
             )
         )
     return out
@@ -259,7 +266,7 @@ def fold_rates(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 f"{count_label(weak['folds'], weak['facing'])}) and {fmt_pct(strong['fold_rate'])} with the "
                 f"strongest (decile {strong['decile']}, {count_label(strong['folds'], strong['facing'])})"
             )
-        out.append(Finding(text + ".", facing))
+        out.append(Finding(text + ".", facing, (variant, players)))
     return out
 
 
@@ -275,7 +282,7 @@ def bluff_success(frame: pl.DataFrame, units: Units = None) -> list[str]:
             raise_to = f"raises to {stake_label(stake, variant)}"
             if not row["bluffs"]:
                 none = f"{where}, none of the {fmt_int(row['raises'])} {raise_to} was a bluff."
-                out.append(Finding(none, row["raises"]))
+                out.append(Finding(none, row["raises"], (variant, players)))
                 continue
             text = (
                 f"{where}, {fmt_pct(row['bluff_rate'])} of {raise_to} were bluffs "
@@ -296,7 +303,7 @@ def bluff_success(frame: pl.DataFrame, units: Units = None) -> list[str]:
             if not is_missing(row["net_points_per_bluff"]):
                 net = fmt_points(row["net_points_per_bluff"], signed=True)
                 text += f" A bluff netted {net} {unit_word(variant, units)} on average."
-            out.append(Finding(text, row["raises"]))
+            out.append(Finding(text, row["raises"], (variant, players)))
     return out
 
 
@@ -354,7 +361,8 @@ def _ranked(row: Row, column: str, total: str) -> str:
 
 def variant_comparison(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """Over several settings, where each figure is highest and lowest; then one sentence per variant and
-    player count with its headline rates."""
+    player count with its headline rates, a ``Detail`` of the comparison table (with one setting alone,
+    the page shows it all the same: there is nothing else to say)."""
     df = conform("variant_comparison", frame)
     out: list[str] = []
     for (variant, players), rows in _groups(df):
@@ -388,7 +396,7 @@ def variant_comparison(frame: pl.DataFrame, units: Units = None) -> list[str]:
         if not is_missing(row["mean_hands_per_game"]) and row["games"]:
             length = f", {row['mean_hands_per_game']:.1f} hands a game over {fmt_int(row['games'])} complete games"
         where = f"In {setting_phrase(variant, players)} ({fmt_int(row['hands'])} hands{length})"
-        out.append(f"{where}: {_join(parts)}.")
+        out.append(Detail(f"{where}: {_join(parts)}."))
     rows = df.to_dicts()
     across: list[str] = []
     for column, rate, total, name in _COMPARED:
