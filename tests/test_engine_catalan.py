@@ -71,7 +71,7 @@ def test_nocut_lets_the_dealer_deal_one_card_each_and_the_hand_is_one_trick() ->
 
 
 def test_the_cut_the_deal_choice_and_the_hold_name_who_decides_and_what() -> None:
-    # seed 000 "Le jeu" (the cut, one card or three) and "Le pari" (the team at 11 holds or passes)
+    # seed 000 "L'entente" (the cut, one card or three) and "Le pari" (the team at 11 holds or passes)
     game = new_game(2, dealer=0)
     with pytest.raises(RuleError, match=r"seat 1 must act now \(cut or nocut\), not seat 0 \[turn\]"):
         act(game, "0 cut")
@@ -89,6 +89,8 @@ def test_the_cut_the_deal_choice_and_the_hold_name_who_decides_and_what() -> Non
 
 
 def test_tied_single_trick_goes_to_the_eldest_non_dealing_team() -> None:
+    # seed 000 "Le jeu": "si les trois astuces sont tirées, l'équipe non-attaquante gagne la main entière";
+    # a one-card hand's only trick tied is every trick tied (RULES.md, catalan, one-card deal)
     game = new_game(4, dealer=1)
     act(game, "0 nocut", "1 deal 1")
     deal(game, "7o", "7c", "4e", "5b")  # seats 0..3; eldest is 2 (team 0)
@@ -158,6 +160,18 @@ def test_split_tricks_then_a_tie_the_first_won_trick_decides() -> None:
     record = game.last_hand
     assert record is not None and record.tricks == (0, 1, TIE)
     assert record.winner_team == 0 and record.tie_rule == "first_decisive"
+
+
+def test_two_tied_tricks_the_winner_of_the_remaining_trick_wins() -> None:
+    # seed 000 "Le jeu": "si deux tours sont tirés, les gagnants du troisième tour gagnent bien sûr la main"
+    game = new_game(2, dealer=1)  # eldest 0, who leads again after each tied trick
+    deal(game, "3o 2o 4o", "3c 2c 5c")
+    act(game, "0 play 3o", "1 play 3c", "0 play 2o", "1 play 2c")
+    assert game.tricks == [TIE, TIE] and game.to_play == 0  # two tied tricks decide nothing yet
+    act(game, "0 play 4o", "1 play 5c")
+    record = game.last_hand
+    assert record is not None and record.tricks == (TIE, TIE, 1) and record.tie_rule == "first_decisive"
+    assert record.winner_team == 1 and record.points == (0, 1)
 
 
 def test_three_tied_tricks_go_to_the_eldest_team() -> None:
@@ -316,6 +330,7 @@ def test_both_teams_at_11_play_without_raises_and_the_winner_takes_the_game() ->
 
 
 def test_the_game_ends_at_12_points() -> None:
+    # seed 000 "Joueurs et cartes": "pour un score final de douze points"
     game = new_game(2, dealer=1, scores=(10, 0))
     deal(game, "3o 2o 4o", "12c 11c 10c")
     act(game, "0 truc", "1 accept", "0 play 3o", "1 play 12c", "0 play 2o", "1 play 11c")

@@ -100,7 +100,8 @@ def test_players_are_2_or_4_in_two_teams() -> None:
     assert game.team_of == (0, 1, 0, 1)  # partners face each other (seed 002 "à quatre joueurs")
 
 
-# --- target and rubber: seed 002 "en douze points et en partie liée"; seed 000 "en caoutchouc" ------
+# --- target and rubber: seed 002 "Règles du Truc à deux joueurs" ("en douze points et en partie liée");
+# seed 000 "Le Truc en France" ("le score cible est de 12 points", "en caoutchouc") -------------------
 
 
 def test_the_game_ends_at_12_points() -> None:

@@ -61,10 +61,12 @@ def power(card: str) -> int:
 
 
 def test_deck_is_french_32() -> None:
+    # seed 001 "Matériel": 32 cards; the DE LUXE edition's special cards are a separate game (RULES.md, trut)
     game = new_trut()
     game.deal()
     assert len(TRUT.deck) == 32 and TRUT.deck is FRENCH_32
     assert len({c for h in game.dealt for c in h}) == 6 and len(game.stock) == 26
+    assert {card[:-1] for card in TRUT.deck.cards} == {"7", "8", "9", "10", "J", "Q", "K", "A"}  # no special card
 
 
 def test_rank_order_7_8_A_K_Q_J_10_9_and_suits_do_not_matter() -> None:
