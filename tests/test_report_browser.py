@@ -10,6 +10,7 @@ the page asked for nothing but its own file. Without ``/usr/bin/chromium`` it fa
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
 import re
@@ -22,7 +23,7 @@ import polars as pl
 import pytest
 
 from pipeline import store
-from pipeline.report import summary
+from pipeline.report import glossary, summary
 from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS, setting_phrase
 from pipeline.report.page import ReportResult, build_report, render_page, shown_and_folded
 from pipeline.report.summary import Detail, Finding
@@ -279,6 +280,32 @@ def test_multi_variant_findings_speak_each_variants_units(multi_report: ReportRe
     assert re.search(r"4-player catalan.*?A bluff netted [+-]\d\.\d\d points on average", page)
     assert "The envit brought 1.10 stones a hand" in page
     assert "against an even share of 1/3" in page
+
+
+def test_the_page_defines_the_game_terms_of_its_variants_only(
+    sample_report: ReportResult, multi_report: ReportResult
+) -> None:
+    def terms(report: ReportResult) -> list[str]:
+        page = report.html.read_text("utf-8")
+        block = page.split('<details id="terms">', 1)[1].split("</details>", 1)[0]
+        return [html.unescape(t) for t in re.findall(r"<dt>(.*?)</dt>", block)]
+
+    two = terms(sample_report)  # catalan and valencian
+    assert {"eldest", "truc, retruc", "envit, torne, falta", "stones, cama"} <= set(two)
+    assert not {"fortial", "petit, long", "redeal", "void hand"} & set(two)
+    several = terms(multi_report)  # catalan, french, trut (3 and 4 players), valencian
+    assert {"fortial", "petit, long", "redeal", "raise, reste", "void hand", "trut"} <= set(several)
+    assert not {"sec", "la chanson", "à tenir, hold"} & set(several)
+    assert several == [t.term for t in glossary.TERMS if t.term in several]  # in the glossary's order
+
+
+def test_every_term_names_known_variants_and_every_variant_has_its_terms() -> None:
+    for term in glossary.TERMS:
+        assert term.variants and term.variants <= set(VARIANTS), term.term
+    for name in VARIANTS:
+        own = [t.term for t in glossary.terms_for([name]) if t.variants != glossary.EVERY_VARIANT]
+        assert own, name  # each variant has words of its own
+    assert glossary.terms_for(["no-such-variant"]) == []
 
 
 def test_variant_sections_need_rows(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ from pipeline.report.frames import (
     is_missing,
     units_of,
 )
+from pipeline.report.glossary import terms_for
 from pipeline.report.summary import SUMMARIES, Detail, Finding
 
 Progress = Callable[[str], None]
@@ -287,7 +288,7 @@ def render_page(
         say("writing index.html")
         page = _page(
             title=title,
-            settings=_settings(frames),
+            settings=_settings_seen(frames),
             notes=notes,
             manifests=manifests,
             findings=findings,
@@ -535,6 +536,8 @@ h3 { margin: 1rem 0 0.3rem; font-size: 1rem; }
 .definition { font-style: italic; }
 .chart { overflow-x: auto; margin: 0.5rem 0; min-height: 2rem; }
 #summary li { margin: 0.15rem 0; }
+#terms dt { font-weight: bold; margin-top: 0.4rem; }
+#terms dd { margin: 0 0 0 1.5rem; }
 .table-wrap { overflow: auto; max-height: 26rem; border: 1px solid #e5e5e5; }
 table { border-collapse: collapse; font-size: 0.8rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.15rem 0.5rem; border-bottom: 1px solid #eee; white-space: nowrap; }
@@ -567,24 +570,41 @@ _DRAW_JS = """
 """
 
 
-def _settings(frames: Mapping[str, pl.DataFrame]) -> str:
-    """``"catalan (2, 4 players), trut (3 players)"``: the variants and player counts the frames cover."""
+def _settings_seen(frames: Mapping[str, pl.DataFrame]) -> dict[str, set[int]]:
+    """The player counts of each variant the frames cover."""
     seen: dict[str, set[int]] = {}
     for frame in frames.values():
         if isinstance(frame, pl.DataFrame) and {"variant", "players"} <= set(frame.columns):
             for variant, players in frame.select("variant", "players").unique().rows():
                 if variant is not None:
                     seen.setdefault(variant, set()).update([players] if players is not None else [])
+    return seen
+
+
+def _settings(seen: Mapping[str, set[int]]) -> str:
+    """``"catalan (2, 4 players), trut (3 players)"``."""
     return ", ".join(
         f"{variant} ({', '.join(str(p) for p in sorted(counts))} players)" if counts else variant
         for variant, counts in sorted(seen.items())
     )
 
 
+def _terms(variants: Iterable[str]) -> str:
+    """The game terms of the variants shown, folded under the page's heading (``glossary.TERMS``)."""
+    terms = terms_for(variants)
+    if not terms:
+        return ""
+    return (
+        '<details id="terms"><summary>Terms used on this page</summary><dl>'
+        + "".join(f"<dt>{_esc(t.term)}</dt><dd>{_esc(t.definition)}</dd>" for t in terms)
+        + "</dl></details>"
+    )
+
+
 def _page(
     *,
     title: str,
-    settings: str,
+    settings: Mapping[str, set[int]],
     notes: Sequence[str],
     manifests: Mapping[str, Mapping[str, Any]],
     findings: Mapping[str, list[str]],
@@ -612,10 +632,11 @@ def _page(
 <body>
 <header>
 <h1>{_esc(title)}</h1>
-<p class="meta">Datasets: {datasets}. Variants: {_esc(settings or "none")}. Built by truc-lab
+<p class="meta">Datasets: {datasets}. Variants: {_esc(_settings(settings) or "none")}. Built by truc-lab
 {_esc(__version__)}. Rates come with 95% intervals and the counts they rest on (wins/hands); points are
 counted in each variant's own unit (points in catalan and french, stones in valencian, petits in the trut
 family, where a long counts 3) and never compared across variants.</p>
+{_terms(settings)}
 {"".join(f'<p class="note">Note: {_esc(note)}.</p>' for note in notes)}
 <nav><ul>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
 </header>
