@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ from pipeline.engine.trut import TrutGame
 from pipeline.policies import parse_policy
 from pipeline.simulate import play_game
 from pipeline.variants import TRUT
+from tests.combinations import SEEDS_PER_COMBINATION, combination_id, option_combinations, seat_specs
 
 POLICY_SPECS = [
     "random",
@@ -93,7 +95,18 @@ def test_random_trut_games_keep_every_invariant(
     seed: int, players: int, dealer_leads: str, tie_lead: str, brelan: str, specs: list[str]
 ) -> None:
     options = {"players": str(players), "dealer_leads": dealer_leads, "tie_lead": tie_lead, "brelan": brelan}
+    check_game(options, specs, seed)
+
+
+@pytest.mark.parametrize("options", option_combinations(TRUT), ids=combination_id)
+def test_every_option_combination_keeps_every_invariant(options: dict[str, str]) -> None:
+    for seed in range(SEEDS_PER_COMBINATION):
+        check_game(options, seat_specs(POLICY_SPECS, seed, 6), seed)
+
+
+def check_game(options: dict[str, str], specs: list[str], seed: int) -> None:
     config = TRUT.configure(options)
+    players = config.players
     game, hands = play_game(config, [parse_policy(s) for s in specs[:players]], seed)
     assert isinstance(game, TrutGame)
     sides = game.sides

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,9 @@ from pipeline.engine.trut_regional import GatinaiseGame, GatineGame, RegionalTru
 from pipeline.policies import parse_policy
 from pipeline.simulate import play_game
 from pipeline.variants import get_variant
+from tests.combinations import SEEDS_PER_COMBINATION, combination_id, option_combinations, seat_specs
 
+REGIONAL = ["trut-gatinaise", "trut-gatine"]
 POLICY_SPECS = [
     "random",
     "threshold",
@@ -137,7 +140,7 @@ def check_tokens(game: RegionalTrutGame, hand: HandRecord, petits_before: list[i
 @settings(max_examples=150, deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**63 - 1),
-    name=st.sampled_from(["trut-gatinaise", "trut-gatine"]),
+    name=st.sampled_from(REGIONAL),
     players=st.sampled_from([2, 4]),
     dealer_leads=st.sampled_from(["off", "on"]),
     tie_lead=st.sampled_from(["maker", "first"]),
@@ -147,11 +150,26 @@ def check_tokens(game: RegionalTrutGame, hand: HandRecord, petits_before: list[i
 def test_random_regional_games_keep_every_invariant(
     seed: int, name: str, players: int, dealer_leads: str, tie_lead: str, brelan: str, specs: list[str]
 ) -> None:
-    variant = get_variant(name)
     options = {"players": str(players), "dealer_leads": dealer_leads, "tie_lead": tie_lead}
     if name == "trut-gatinaise":
         options["brelan"] = brelan
+    check_game(name, options, specs, seed)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [(name, options) for name in REGIONAL for options in option_combinations(get_variant(name))],
+    ids=lambda value: value if isinstance(value, str) else combination_id(value),
+)
+def test_every_option_combination_keeps_every_invariant(name: str, options: dict[str, str]) -> None:
+    for seed in range(SEEDS_PER_COMBINATION):
+        check_game(name, options, seat_specs(POLICY_SPECS, seed, 4), seed)
+
+
+def check_game(name: str, options: dict[str, str], specs: list[str], seed: int) -> None:
+    variant = get_variant(name)
     config = variant.configure(options)
+    players = config.players
     game, hands = play_game(config, [parse_policy(s) for s in specs[:players]], seed)
     assert isinstance(game, GatinaiseGame | GatineGame)
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.engine.actions import PLAY
-from pipeline.engine.game import HandRecord
+from pipeline.engine.game import Game, HandRecord
 from pipeline.engine.replay import replay
 from pipeline.engine.valencian import COVER, JOC_FORA_STAKE
 from pipeline.policies import parse_policy
@@ -18,6 +19,8 @@ from pipeline.rows import add_game
 from pipeline.simulate import play_game
 from pipeline.store import new_batches
 from pipeline.variants import VALENCIAN
+from tests import referee
+from tests.combinations import SEEDS_PER_COMBINATION, combination_id, option_combinations, seat_specs
 
 POLICY_SPECS = [
     "random",
@@ -26,14 +29,51 @@ POLICY_SPECS = [
     "threshold:bluff=1,envit_bluff=1,ladder_step=0",
 ]
 ENVIT_STAKES = {"fold": {1, 2, 4}, "accept": {2, 4}}
+RUNGS = {"truc": 2, "retruc": 3, "quatre-val": 4, "joc-fora": JOC_FORA_STAKE}
 
 
-def check_hand(hand: HandRecord, deck_size: int, players: int, cama: int, stones: list[int]) -> list[int]:
+def refereed_stones(
+    hand: HandRecord, game: Game, stones: list[int], half: int
+) -> tuple[list[int], tuple[int, int] | None]:
+    """The hand's stones per side as the referee counts them (seed 004 "La puntuació", "L'envit, el torne i
+    la falta", "Excepció important"): the envit first, then the truc; a side that completes the cama ends
+    it, and the stones still to count are lost. Also the envit's (side, stones) before that cut."""
+    cama = 2 * half
+    cards = game.variant.deck.cards
+    stake = referee.ladder_stake(hand.events, game.team_of, RUNGS)
+    if hand.ended_by == "fold":
+        assert hand.winner_team == stake.folded_to is not None
+    assert hand.stake == stake.value
+    truc = cama if stake.value == JOC_FORA_STAKE else stake.value  # an accepted joc fora: the whole game
+    points, now = [0, 0], list(stones)
+    closed = False
+
+    def count(side: int, won: int) -> None:
+        nonlocal closed
+        if not closed:
+            taken = min(won, cama - now[side])
+            now[side] += taken
+            points[side] += taken
+            closed = now[side] == cama
+
+    envit = referee.valencian_envit(hand, cards, game.team_of, stones, half)
+    if envit is not None:
+        count(*envit)
+    assert hand.winner_team is not None
+    count(hand.winner_team, truc)
+    return points, envit
+
+
+def check_hand(hand: HandRecord, game: Game, half: int, stones: list[int]) -> list[int]:
     """Check one hand against the stones before it; return the stones after it."""
+    players, deck_size, cama = game.n, len(game.variant.deck), 2 * half
     dealt = [c for cards in hand.dealt for c in cards]
     assert len(dealt) == len(set(dealt)) == players * 3 and all(0 <= c < deck_size for c in dealt)
     laid = Counter((e.seat, e.arg) for e in hand.events if e.verb in (PLAY, COVER))
     assert all(count == 1 and card in hand.dealt[seat] for (seat, card), count in laid.items())
+    # the tricks and the hand's winner, judged again from the cards; all tied: the eldest (seed 004)
+    power = referee.valencian_power
+    referee.check_tricks(hand, game.variant.deck.cards, game.team_of, power, all_tied_to_eldest=True)
 
     details = dict(hand.details)
     assert hand.winner_team is not None and min(hand.points) >= 0
@@ -48,6 +88,13 @@ def check_hand(hand: HandRecord, deck_size: int, players: int, cama: int, stones
     truc = hand.points[hand.winner_team] - envit_points[hand.winner_team]
     assert hand.points[1 - hand.winner_team] == envit_points[1 - hand.winner_team]
 
+    # stones only by legal amounts: the referee's count, envit and truc, is the engine's
+    points, refereed = refereed_stones(hand, game, stones, half)
+    assert list(hand.points) == points, (hand.points, points, refereed)
+    assert (refereed is None) == (envit is None)
+    if refereed is not None:
+        assert side == refereed[0]
+
     after = [s + p for s, p in zip(stones, hand.points, strict=True)]
     assert max(after) <= cama and after.count(cama) <= 1  # stones past a cama's end are lost
     closed = cama in after
@@ -58,6 +105,43 @@ def check_hand(hand: HandRecord, deck_size: int, players: int, cama: int, stones
     else:
         assert 0 <= truc <= hand.stake
     return [0, 0] if closed else after
+
+
+def check_game(options: dict[str, str], specs: list[str], seed: int) -> None:
+    config = VALENCIAN.configure(options)
+    policies = [parse_policy(s) for s in specs[: config.players]]
+    game, hands = play_game(config, policies, seed)
+    target, half = int(options["cames"]), int(options["bones"])
+
+    # every game ends, its winner with the cames of the coto, the other below
+    assert game.over and game.winner_team is not None
+    assert game.scores[game.winner_team] == target and game.scores[1 - game.winner_team] < target
+
+    stones, won = [0, 0], [0, 0]
+    for hand in hands:
+        assert hand.score_before == tuple(won)
+        before = list(stones)
+        stones = check_hand(hand, game, half, stones)
+        details = dict(hand.details)
+        for side in (0, 1):
+            if before[side] + hand.points[side] == 2 * half:
+                won[side] += 1
+        if details.get("special") == "joc_fora":
+            won[hand.winner_team] = target  # type: ignore[index]
+            won[1 - hand.winner_team] = min(won[1 - hand.winner_team], target - 1)  # type: ignore[operator]
+        assert (details["cames_after_team0"], details["cames_after_team1"]) == tuple(won)
+    assert won == game.scores
+
+    # every recorded action is legal and the replay reproduces every hand exactly
+    again = replay(config, game.first_dealer, hands, seed)
+    assert again.scores == game.scores and again.over
+
+    # the rows are built, with an envit value for every seat: the referee's
+    batches = new_batches()
+    add_game(batches, 0, game, hands, [p.describe() for p in policies], "simulate")
+    seats = batches["seats"].to_arrow().column("envit_value").to_pylist()
+    cards = game.variant.deck.cards
+    assert seats == [referee.envit_value([cards[c] for c in held]) for hand in hands for held in hand.dealt]
 
 
 @settings(max_examples=150, deadline=None)
@@ -74,39 +158,13 @@ def test_random_games_keep_every_invariant(
     seed: int, players: int, twos: str, bones: str, cames: str, signals: str, specs: list[str]
 ) -> None:
     options = {"players": str(players), "twos": twos, "bones": bones, "cames": cames, "signals": signals}
-    config = VALENCIAN.configure(options)
-    policies = [parse_policy(s) for s in specs[:players]]
-    game, hands = play_game(config, policies, seed)
-    target, cama = int(cames), 2 * int(bones)
+    check_game(options, specs, seed)
 
-    # every game ends, its winner with the cames of the coto, the other below
-    assert game.over and game.winner_team is not None
-    assert game.scores[game.winner_team] == target and game.scores[1 - game.winner_team] < target
 
-    stones, won = [0, 0], [0, 0]
-    for hand in hands:
-        assert hand.score_before == tuple(won)
-        before = list(stones)
-        stones = check_hand(hand, len(config.variant.deck), players, cama, stones)
-        details = dict(hand.details)
-        for side in (0, 1):
-            if before[side] + hand.points[side] == cama:
-                won[side] += 1
-        if details.get("special") == "joc_fora":
-            won[hand.winner_team] = target  # type: ignore[index]
-            won[1 - hand.winner_team] = min(won[1 - hand.winner_team], target - 1)  # type: ignore[operator]
-        assert (details["cames_after_team0"], details["cames_after_team1"]) == tuple(won)
-    assert won == game.scores
-
-    # every recorded action is legal and the replay reproduces every hand exactly
-    again = replay(config, game.first_dealer, hands, seed)
-    assert again.scores == game.scores and again.over
-
-    # the rows are built, with an envit value for every seat
-    batches = new_batches()
-    add_game(batches, 0, game, hands, [p.describe() for p in policies], "simulate")
-    seats = batches["seats"].to_arrow().column("envit_value").to_pylist()
-    assert all(isinstance(v, int) and 1 <= v <= 33 for v in seats)
+@pytest.mark.parametrize("options", option_combinations(VALENCIAN), ids=combination_id)
+def test_every_option_combination_keeps_every_invariant(options: dict[str, str]) -> None:
+    for seed in range(SEEDS_PER_COMBINATION):
+        check_game(options, seat_specs(POLICY_SPECS, seed, 4), seed)
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
