@@ -609,6 +609,18 @@ def test_trut_chart_names_answerers_and_timings() -> None:
     assert by_row[charts.TRUT_ROWS["fortial"]] == set(charts.SPECIAL_LEVELS.values())
 
 
+def test_trut_chart_draws_no_choice_where_the_rules_fix_the_opening() -> None:
+    """A trut d'office must be made: a "truted or held" bar at 100% would read as a finding."""
+    fortial = MULTI["trut"].filter(pl.col("measure") == "fortial")
+    office = fortial.with_columns(pl.lit("trut_office").alias("measure"))
+    rows = chart_rows(charts.trut(pl.concat([MULTI["trut"], office])).to_dict())
+    office_levels = {r["level_label"] for r in rows if r["row"] == charts.TRUT_ROWS["trut_office"]}
+    assert office_levels == set(charts.SPECIAL_LEVELS.values()) - {charts.SPECIAL_LEVELS["truted"]}
+    assert charts.SPECIAL_LEVELS["truted"] in {
+        r["level_label"] for r in rows if r["row"] == charts.TRUT_ROWS["fortial"]
+    }
+
+
 def test_french_chart_shows_raise_sizes_in_order() -> None:
     spec = charts.french(MULTI["french"]).to_dict()
     sort = layers(spec)[0]["encoding"]["x"]["sort"]
@@ -768,14 +780,20 @@ def test_envit_trut_french_and_void_sentences() -> None:
             {"measure": "fortial", "level": "decider_won", "trick_no": None, "n": 10, "count": 6, "rate": 0.6},
             {"measure": "tenir", "level": "truted", "trick_no": None, "n": 5, "count": 3, "rate": 0.6},
             {"measure": "tenir", "level": "decider_won", "trick_no": None, "n": 5, "count": 2, "rate": 0.4},
+            # the rules fix how these hands open: only who won them is said
+            {"measure": "trut_office", "level": "truted", "trick_no": None, "n": 10, "count": 10, "rate": 1.0},
+            {"measure": "trut_office", "level": "decider_won", "trick_no": None, "n": 10, "count": 5, "rate": 0.5},
+            {"measure": "sec", "level": "truted", "trick_no": None, "n": 4, "count": 2, "rate": 0.5},
+            {"measure": "sec", "level": "decider_won", "trick_no": None, "n": 2, "count": 1, "rate": 0.5},
         ]
     ).with_columns(pl.lit("trut").alias("variant"), pl.lit(4).alias("players"))
     assert summary.trut(trut) == [
         "In 4-player trut, a trut was made in 60% (60/100) of hands; the first answerer folded 50% (30/60) and "
         "the second answerer folded 20% (6/30); 25% of the truts made during play were out of turn (10/40), "
-        "25% after the truter's own card; at the fortial the deciding side truted or held in 70% (7/10) of "
-        "hands and won 60% (6/10); à tenir the deciding side truted or held in 60% (3/5) of hands and won "
-        "40% (2/5)."
+        "25% after the truter's own card; at the fortial the side au fortial truted in 70% (7/10) of hands and "
+        "won 60% (6/10); in a trut d'office, which the side facing 2 petits must make, that side won 50% (5/10); "
+        "à tenir the side with 2 petits held in 60% (3/5) of hands and won 40% (2/5); in a trut d'office "
+        "redealt sec after a hold, the side that held won 50% (1/2)."
     ]
     french = pl.DataFrame(
         [

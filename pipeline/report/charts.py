@@ -25,6 +25,7 @@ import altair as alt
 import polars as pl
 
 from pipeline.report.frames import (
+    NO_CHOICE_SPECIALS,
     PLAYERS,
     common_stake_label,
     conform,
@@ -852,8 +853,12 @@ def _trut_label(measure: str | None, level: str | None, trick_no: int | None) ->
 
 def trut(frame: pl.DataFrame) -> alt.FacetChart:
     """The trut family's rates: truts, folds by answerer, timing trick by trick (the truts made in a call
-    before play are all 'before play': the table shows them), fortial and trut d'office, holds, sings."""
-    df = conform("trut", frame).filter((pl.col("measure") != "timing") | pl.col("trick_no").is_not_null())
+    before play are all 'before play': the table shows them), fortial and trut d'office, holds, sings.
+    Hands that open on no choice (``NO_CHOICE_SPECIALS``) show no "truted or held" bar."""
+    df = conform("trut", frame).filter(
+        (pl.col("measure") != "timing") | pl.col("trick_no").is_not_null(),
+        ~(pl.col("measure").is_in(list(NO_CHOICE_SPECIALS)) & (pl.col("level") == "truted")),
+    )
     measure = (
         pl.when(pl.col("measure") == "timing")
         .then(pl.format("timing {}", pl.col("trick_no")))

@@ -41,6 +41,11 @@ PLAYERS = "player_results"
 """Players and bots, after the other statistics: shown only for the settings (variant and player count)
 with two or more to compare (``compared_players``), each one's win rate drawn."""
 
+NO_CHOICE_SPECIALS = frozenset({"trut_office", "chanson", "chanter", "sec"})
+"""The trut family's special hands whose opening the rules fix: a trut d'office must be made, and after la
+chanson, chanter or a sec redeal the hand is played for a long with no trut. Their "truted or held" rate
+(statistic ``trut``) measures no choice, so the report's chart and findings leave it out."""
+
 _STR = pl.String()
 _INT = pl.Int64()
 _FLOAT = pl.Float64()

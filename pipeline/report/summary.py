@@ -17,6 +17,7 @@ import polars as pl
 
 from pipeline.report.frames import (
     ALL_STATISTICS,
+    NO_CHOICE_SPECIALS,
     PLAYERS,
     conform,
     count_label,
@@ -483,6 +484,23 @@ _SPECIALS = {
 """How the findings name the hands of each ``special``."""
 
 
+_CHOICES = {
+    "fortial": "at the fortial the side au fortial truted in {truted} of hands and won {won}",
+    "fortial_both": (
+        "with both sides au fortial a trut was made in {truted} of hands, and the first side to trut won {won}"
+    ),
+    "tenir": "à tenir the side with 2 petits held in {truted} of hands and won {won}",
+}
+"""Hands that open on a choice (trut or pass, hold or pass): who chose what, and how it went."""
+
+_NO_CHOICE = {
+    "trut_office": "in a trut d'office, which the side facing 2 petits must make, that side won {won}",
+    "sec": "in a trut d'office redealt sec after a hold, the side that held won {won}",
+}
+"""Of the hands whose opening the rules fix (``frames.NO_CHOICE_SPECIALS``), those with a deciding side:
+only who won them is a finding."""
+
+
 def _special_order(special: str) -> tuple[int, str]:
     order = list(_SPECIALS)
     return (order.index(special) if special in order else len(order), special)
@@ -518,9 +536,15 @@ def trut(frame: pl.DataFrame, units: Units = None) -> list[str]:
         for special in sorted({r["measure"] for r in rows if r["level"] == "decider_won"}, key=_special_order):
             by = {r["level"]: r for r in rows if r["measure"] == special}
             truted, won = _rate_phrase(by.get("truted")), _rate_phrase(by.get("decider_won"))
-            if truted is not None and won is not None:
-                name = _SPECIALS.get(special, f"in the '{special}' hands")
-                sentences.append(f"{name} the deciding side truted or held in {truted} of hands and won {won}")
+            if won is None:
+                continue
+            if special in NO_CHOICE_SPECIALS:
+                if special in _NO_CHOICE:
+                    sentences.append(_NO_CHOICE[special].format(won=won))
+            elif truted is not None:
+                generic = _SPECIALS.get(special, f"in the '{special}' hands") + " the deciding side truted or held "
+                template = _CHOICES.get(special, generic + "in {truted} of hands and won {won}")
+                sentences.append(template.format(truted=truted, won=won))
         for measure, word in (("hold", "held"), ("sing", "sang")):
             phrase = _rate_phrase(next((r for r in rows if r["measure"] == measure), None))
             if phrase is not None:
