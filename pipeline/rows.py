@@ -53,8 +53,7 @@ def add_game(
     its other tags (``tags``, JSON) and who sat at each seat (``players``, by seat; empty when unknown)."""
     variant = game.variant
     deck = variant.deck
-    texts = deck.cards
-    texts_or_unknown = (*texts, UNKNOWN_TEXT)
+    texts_or_unknown = (*deck.cards, UNKNOWN_TEXT)
     n = game.n
     team_of = game.team_of
     opponents = game.opponents
@@ -149,7 +148,7 @@ def add_game(
         for seq in range(len(events)):
             seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = events[seq]
             if verb == PLAY or verb in CARD_VERBS:
-                arg: str | None = texts[raw]
+                arg: str | None = texts_or_unknown[raw]  # a covered card nobody saw is UNKNOWN: "??"
             elif verb == DEALT:
                 # the hand's deal from the seat rows' texts; a later deal (la chanson's extra cards) directly
                 arg = " ".join(dealt_parts) if raw is hand.dealt else dealt_text(variant.deck, raw)

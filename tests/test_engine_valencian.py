@@ -110,6 +110,20 @@ def test_two_covered_cards_tie() -> None:
     assert game.tricks == [TIE] and game.to_play == 0
 
 
+def test_a_record_may_cover_a_card_nobody_saw() -> None:
+    # seed 004 "Cartes tapades": a card laid face down; FORMAT.md: a card nobody saw is written ??
+    game = new_game()
+    game.apply_deal([[VALENCIAN_22.parse(c) for c in ["3o", "4o", "5o"]], [UNKNOWN] * 3])
+    assert Action(0, "cover", UNKNOWN) not in game.legal_for(0)  # seat 0's cards are all known
+    act(game, "0 play 3o")
+    assert Action(1, "cover", UNKNOWN) in game.legal_for(1)
+    event = game.apply(Action(1, "cover", UNKNOWN))
+    assert Event(*event).arg == UNKNOWN and game.hands[1] == [UNKNOWN, UNKNOWN]
+    assert game.tricks == [0]  # below every card, whichever it was
+    with pytest.raises(RuleError, match=r"seat 0 holds no unseen card \(\?\?\) to cover \[card-not-held\]"):
+        game.apply(Action(0, "cover", UNKNOWN))
+
+
 def test_players_are_2_by_default_or_4_in_pairs() -> None:
     assert VALENCIAN.configure().players == 2
     assert VALENCIAN.configure({"players": "4"}).players == 4

@@ -247,6 +247,8 @@ class ValencianGame(LadderGame):
             plays = self._plays(seat)
             actions += plays
             actions += [make_action(seat, COVER, a.arg) for a in plays]
+            if UNKNOWN in self.hands[seat]:  # a record's unseen card, laid face down unseen: ``cover ??``
+                actions.append(make_action(seat, COVER, UNKNOWN))
         else:
             return actions
         if self.may_raise(seat):
@@ -418,6 +420,8 @@ class ValencianGame(LadderGame):
         if verb == COVER:
             if seat != self.to_play:
                 return RuleError("turn", f"it is seat {self.to_play}'s turn to play, not seat {seat}'s")
+            if arg == UNKNOWN:
+                return RuleError("card-not-held", f"seat {seat} holds no unseen card (??) to cover")
             text = self.variant.deck.text(arg) if isinstance(arg, int) and 0 <= arg < self.covered else str(arg)
             return RuleError("card-not-held", f"seat {seat} does not hold {text}")
         if verb in self.variant.raise_verbs:

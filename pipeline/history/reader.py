@@ -30,6 +30,7 @@ from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
+from pipeline.engine.valencian import COVER
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
 from pipeline.names import did_you_mean
 from pipeline.variants import UnknownVariant, get_variant
@@ -613,6 +614,8 @@ class ReplayVisitor(Visitor):
         deck = game.variant.deck
         if kind == "card":
             if line.args[0] == UNKNOWN_TEXT:
+                if line.verb == COVER:  # a card laid face down that nobody saw: one of the seat's unseen cards
+                    return UNKNOWN
                 raise self._error(line, f"'{line.verb}' needs the card played, not {UNKNOWN_TEXT}")
             return self._card(deck, line.args[0], line)
         if kind == "int" or (kind == "int|reste" and line.args[0].lower() != "reste"):
