@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pipeline.engine.rules import OptionError, Variant
 
@@ -34,3 +34,11 @@ def seat_specs(specs: Sequence[str], seed: int, seats: int) -> list[str]:
     """A mix of policies for ``seats`` seats that moves on with the seed, so that every policy sits at
     every seat over a few games."""
     return [specs[(seed + seat) % len(specs)] for seat in range(seats)]
+
+
+def check_every_seed(
+    check: Callable[[dict[str, str], list[str], int], None], options: dict[str, str], specs: Sequence[str], seats: int
+) -> None:
+    """Run a property file's ``check(options, policy specs, seed)`` on ``SEEDS_PER_COMBINATION`` games."""
+    for seed in range(SEEDS_PER_COMBINATION):
+        check(options, seat_specs(specs, seed, seats), seed)

@@ -15,7 +15,7 @@ from pipeline.policies import parse_policy
 from pipeline.simulate import play_game
 from pipeline.variants import CATALAN, FRENCH, VARIANTS
 from tests import referee
-from tests.combinations import SEEDS_PER_COMBINATION, combination_id, option_combinations, seat_specs
+from tests.combinations import check_every_seed, combination_id, option_combinations
 
 CATALAN_RUNGS = {"truc": 2, "retruc": 3}
 POLICY_SPECS = ["random", "threshold", "threshold:raise_at=0.3,call_at=0.2,bluff=0.5,nocut=0.9", "threshold:bluff=1"]
@@ -82,8 +82,7 @@ def test_random_games_keep_every_invariant(seed: int, players: int, signals: str
 
 @pytest.mark.parametrize("options", option_combinations(CATALAN), ids=combination_id)
 def test_every_option_combination_keeps_every_invariant(options: dict[str, str]) -> None:
-    for seed in range(SEEDS_PER_COMBINATION):
-        check_game(options, seat_specs(POLICY_SPECS, seed, 4), seed)
+    check_every_seed(check_game, options, POLICY_SPECS, 4)
 
 
 def test_the_same_seed_plays_the_same_game() -> None:

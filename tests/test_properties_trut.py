@@ -19,7 +19,7 @@ from pipeline.engine.trut import TrutGame
 from pipeline.policies import parse_policy
 from pipeline.simulate import play_game
 from pipeline.variants import TRUT
-from tests.combinations import SEEDS_PER_COMBINATION, combination_id, option_combinations, seat_specs
+from tests.combinations import check_every_seed, combination_id, option_combinations
 
 POLICY_SPECS = [
     "random",
@@ -100,8 +100,7 @@ def test_random_trut_games_keep_every_invariant(
 
 @pytest.mark.parametrize("options", option_combinations(TRUT), ids=combination_id)
 def test_every_option_combination_keeps_every_invariant(options: dict[str, str]) -> None:
-    for seed in range(SEEDS_PER_COMBINATION):
-        check_game(options, seat_specs(POLICY_SPECS, seed, 6), seed)
+    check_every_seed(check_game, options, POLICY_SPECS, 6)
 
 
 def check_game(options: dict[str, str], specs: list[str], seed: int) -> None:

@@ -8,6 +8,7 @@ hand's special rule follows from the petits held before it; and every recorded a
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from pipeline.engine.trut_regional import GatinaiseGame, GatineGame, RegionalTru
 from pipeline.policies import parse_policy
 from pipeline.simulate import play_game
 from pipeline.variants import get_variant
-from tests.combinations import SEEDS_PER_COMBINATION, combination_id, option_combinations, seat_specs
+from tests.combinations import check_every_seed, combination_id, option_combinations
 
 REGIONAL = ["trut-gatinaise", "trut-gatine"]
 POLICY_SPECS = [
@@ -162,8 +163,7 @@ def test_random_regional_games_keep_every_invariant(
     ids=lambda value: value if isinstance(value, str) else combination_id(value),
 )
 def test_every_option_combination_keeps_every_invariant(name: str, options: dict[str, str]) -> None:
-    for seed in range(SEEDS_PER_COMBINATION):
-        check_game(name, options, seat_specs(POLICY_SPECS, seed, 4), seed)
+    check_every_seed(partial(check_game, name), options, POLICY_SPECS, 4)
 
 
 def check_game(name: str, options: dict[str, str], specs: list[str], seed: int) -> None:

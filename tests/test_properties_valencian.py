@@ -20,7 +20,7 @@ from pipeline.simulate import play_game
 from pipeline.store import new_batches
 from pipeline.variants import VALENCIAN
 from tests import referee
-from tests.combinations import SEEDS_PER_COMBINATION, combination_id, option_combinations, seat_specs
+from tests.combinations import check_every_seed, combination_id, option_combinations
 
 POLICY_SPECS = [
     "random",
@@ -163,8 +163,7 @@ def test_random_games_keep_every_invariant(
 
 @pytest.mark.parametrize("options", option_combinations(VALENCIAN), ids=combination_id)
 def test_every_option_combination_keeps_every_invariant(options: dict[str, str]) -> None:
-    for seed in range(SEEDS_PER_COMBINATION):
-        check_game(options, seat_specs(POLICY_SPECS, seed, 4), seed)
+    check_every_seed(check_game, options, POLICY_SPECS, 4)
 
 
 def test_the_same_seed_plays_the_same_game() -> None:

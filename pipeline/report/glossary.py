@@ -113,8 +113,8 @@ TERMS: tuple[Term, ...] = (
         "trut d'office",
         frozenset({"trut-gatinaise", "trut-gatine"}),
         "A hand played for a long because of the petits held. In trut-gatinaise, the side facing 2 petits "
-        "must trut; in trut-gatine, a hand held à tenir, or sung, is played for a long with no trut and no "
-        "fold.",
+        "must trut; in trut-gatine, a hand held à tenir, or any hand when both sides hold 2 petits, is "
+        "played for a long with no trut and no fold.",
     ),
     Term(
         "la chanson",
