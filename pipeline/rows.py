@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, Deck
-from pipeline.engine.actions import ARG_KINDS, DEALT, PLAY
+from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, DEALT, PLAY
 from pipeline.engine.game import Game, HandRecord
 from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import hand_strength
 
-CARD_VERBS: Final = frozenset(verb for verb, kind in ARG_KINDS.items() if kind == "card" and verb != PLAY)
+CARD_VERBS: Final = frozenset(verb for verb, kind in ARG_KINDS.items() if kind in CARD_ARG_KINDS and verb != PLAY)
 """Verbs other than ``play`` whose argument is one card (``cover``): written as the card's text."""
 
 

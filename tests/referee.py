@@ -159,6 +159,14 @@ def french_stake(events: Sequence[Event], team_of: Sequence[int], score_before: 
     return stake
 
 
+def french_played_out(stake: Stake, winner_needs: int) -> Stake:
+    """What a French hand played out is worth to its winner: the stake, or after an accepted reste, which
+    makes the hand decide the game, what the winner needs when that is more (RULES.md `french`)."""
+    if stake.reste_accepted and winner_needs > stake.value:
+        return Stake(winner_needs, stake.folded_to, stake.reste_accepted)
+    return stake
+
+
 def check_points(hand: HandRecord, stake: Stake, points: int) -> None:
     """A fold gives the raisers the stake in force; a hand played out gives its winner the stake."""
     if hand.ended_by == "fold":

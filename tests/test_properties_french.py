@@ -97,8 +97,8 @@ def check_french_game(config: Config, game: Game, hands: list[HandRecord], specs
             assert hand.ended_by == "tricks" and stake.folded_to is None
         else:
             assert not details["void"] and hand.ended_by in ("tricks", "fold")
-            if stake.reste_accepted and hand.ended_by == "tricks":  # the hand decides the game
-                stake.value = max(stake.value, 12 - hand.score_before[hand.winner_team])
+            if hand.ended_by == "tricks":
+                stake = referee.french_played_out(stake, 12 - hand.score_before[hand.winner_team])
             referee.check_points(hand, stake, hand.points[hand.winner_team])
             assert hand.points[1 - hand.winner_team] == 0 and hand.stake == stake.value
         totals[0] += hand.points[0]

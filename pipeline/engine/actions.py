@@ -120,12 +120,13 @@ the ranks claimed, high first, or ``-`` for nothing."""
 
 SIGNALS: Final = ("-", "3", "2", "1", "32", "31", "21", "321")
 
-# How each verb's argument is written in the text format (FORMAT.md "Verbs"): "card" a card, "cards" one
-# or more cards, "int" a whole number, "int|reste" a number or the word reste, "word" one word,
-# "word?" an optional word. Verbs not listed take no argument.
+# How each verb's argument is written in the text format (FORMAT.md "Verbs"): "card" a card, "card|??" a
+# card or ?? for one nobody saw (a card laid face down), "cards" one or more cards, "int" a whole number,
+# "int|reste" a number or the word reste, "word" one word, "word?" an optional word. Verbs not listed take
+# no argument.
 ARG_KINDS: dict[str, str] = {
     PLAY: "card",
-    "cover": "card",
+    "cover": "card|??",
     "raise": "int|reste",
     "trut": "word?",
     ASK: "int",
@@ -133,6 +134,9 @@ ARG_KINDS: dict[str, str] = {
     DEAL: "int",
     SIGNAL: "word",
 }
+
+CARD_ARG_KINDS: Final = ("card", "card|??")
+"""The argument kinds that name one card."""
 
 KNOWN_VERBS: Final = frozenset(
     [PLAY, ACCEPT, FOLD, CUT, NOCUT, DEAL, DEALT, HOLD, PASS, SIGNAL, "redeal", "refuse", SING, NOSING]

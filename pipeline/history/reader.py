@@ -27,10 +27,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
-from pipeline.engine.actions import ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
+from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
-from pipeline.engine.valencian import COVER
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
 from pipeline.names import did_you_mean
 from pipeline.variants import UnknownVariant, get_variant
@@ -48,7 +47,7 @@ FORMAT_VERBS = frozenset((
     "discard", "signal", "cut", "deal",
 ))
 # fmt: on
-ONE_ARG_KINDS = ("card", "int", "int|reste", "word")
+ONE_ARG_KINDS = (*CARD_ARG_KINDS, "int", "int|reste", "word")
 
 
 def arg_kind(verb: str) -> str | None:
@@ -612,9 +611,9 @@ class ReplayVisitor(Visitor):
         if not line.args:
             return None
         deck = game.variant.deck
-        if kind == "card":
+        if kind in CARD_ARG_KINDS:
             if line.args[0] == UNKNOWN_TEXT:
-                if line.verb == COVER:  # a card laid face down that nobody saw: one of the seat's unseen cards
+                if kind == "card|??":  # a card laid face down that nobody saw: one of the seat's unseen cards
                     return UNKNOWN
                 raise self._error(line, f"'{line.verb}' needs the card played, not {UNKNOWN_TEXT}")
             return self._card(deck, line.args[0], line)

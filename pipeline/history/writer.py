@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.cards import Deck
-from pipeline.engine.actions import ARG_KINDS, CUT, DEAL, DEALT, Event
+from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, DEALT, Event
 from pipeline.engine.game import Game, HandRecord
 
 INDENT = "  "
@@ -125,7 +125,7 @@ def arg_text(deck: Deck, event: Event) -> str | None:
     """An event's argument as the text writes it (the engine's ``ARG_KINDS``): a card index as the card."""
     if event.arg is None:
         return None
-    if ARG_KINDS.get(event.verb) == "card":
+    if ARG_KINDS.get(event.verb) in CARD_ARG_KINDS:
         return deck.text(event.arg)
     return str(event.arg)
 
