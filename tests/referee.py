@@ -1,8 +1,9 @@
-"""An independent referee for the ladder variants (Catalan, French and Valencian Truc): their rules from
-RULES.md written again, as plainly as possible, from a hand's recorded moves and cards alone. It uses no
-engine code (the rank orders are RULES.md's, read from the card texts), so the property tests that
-compare every hand the engine scored with it can catch a wrong rule that the engine agrees with itself
-about: a trick or a hand given to the wrong side, a stake or a fold scored wrong, an envit misjudged.
+"""An independent referee for every variant: the rules of tricks and hands (and of the ladder variants'
+stakes and envit) from RULES.md written again, as plainly as possible, from a hand's recorded moves and
+cards alone. It uses no engine code (the rank orders are RULES.md's, read from the card texts), so the
+property tests that compare every hand the engine scored with it can catch a wrong rule that the engine
+agrees with itself about: a trick or a hand given to the wrong side, a card laid out of turn, a stake or
+a fold scored wrong, an envit misjudged.
 """
 
 from __future__ import annotations
@@ -241,3 +242,121 @@ def valencian_envit(
             return winner, 2 * half
         value = lacks
     return winner, min(value, lacks)
+
+
+# --- the trut family ------------------------------------------------------------------------------------
+
+TRUT_RANKS = ("7", "8", "A", "K", "Q", "J", "10", "9")
+"""RULES.md `trut` (and `trut-gatinaise`, which keeps it)."""
+GATINE_RANKS = ("8", "7", "A", "10", "K", "Q", "J", "9")
+"""RULES.md `trut-gatine`."""
+
+
+def trut_deals(hand: HandRecord) -> list[list[Event]]:
+    """The hand's events split at each deal that follows play (gatine's "sec" redeal of a void trut
+    d'office): every deal but the last was void."""
+    deals: list[list[Event]] = [[]]
+    for e in hand.events:
+        if e.verb == "dealt" and any(p.verb == "play" for p in deals[-1]):
+            deals.append([])
+        deals[-1].append(e)
+    return deals
+
+
+def _next_seat(seat: int, players: int, out: set[int]) -> int:
+    while seat in out:
+        seat = (seat + 1) % players
+    return seat
+
+
+def trut_tricks(
+    events: Sequence[Event],
+    cards: Sequence[str],
+    players: int,
+    power: Power,
+    first_leader: int,
+    tie_lead: str,
+    folds_leave: bool = False,
+) -> list[int]:
+    """Each complete trick's side (TIE for a tie), judged from the cards, after checking that every card
+    was laid in turn and none after the hand was decided. RULES.md "Common model" and `trut`: the leader,
+    then each seat in play order; the best card wins the trick, and its side leads the next one by its
+    earlier player when it laid two; equal best cards of two sides tie it, and the one who made the tie
+    leads next (the first to match the best card for another side; ``tie_lead=first``: the first of the
+    equal cards). ``folds_leave``: with 3 players a seat that folds a trut the other sees leaves the hand
+    (docs/rules/trut.md's Decision): its card on the table is withdrawn, the tricks it won count as tied,
+    and a trick is complete without it."""
+    sides = 3 if players == 3 else 2
+    out: set[int] = set()
+    results: list[int] = []
+    trick: list[tuple[int, int]] = []
+    turn = first_leader
+    decided = False
+    for e in events:
+        if e.verb == "fold" and e.kind == "answer" and folds_leave:
+            out.add(e.seat)
+            trick = [(seat, p) for seat, p in trick if seat != e.seat]
+            results = [TIE if r == e.seat else r for r in results]
+            turn = _next_seat(turn, players, out)
+            decided = trut_decision(results)[0]
+        elif e.verb == "play":
+            assert not decided, ("played on after", results, e)
+            assert e.seat == turn, ("played out of turn", e, turn)
+            trick.append((e.seat, power(cards[e.arg], False)))
+            turn = _next_seat((e.seat + 1) % players, players, out)
+        if not decided and trick and len(trick) == players - len(out):
+            results.append(_trick_result(trick, sides))
+            turn = _next_leader(trick, sides, tie_lead)
+            trick = []
+            decided = trut_decision(results)[0]
+    return results
+
+
+def _trick_result(trick: Sequence[tuple[int, int]], sides: int) -> int:
+    best = max(p for _, p in trick)
+    top_sides = {seat % sides for seat, p in trick if p == best}
+    return top_sides.pop() if len(top_sides) == 1 else TIE
+
+
+def _next_leader(trick: Sequence[tuple[int, int]], sides: int, tie_lead: str) -> int:
+    best = max(p for _, p in trick)
+    top = [seat for seat, p in trick if p == best]
+    maker = next((seat for seat in top if seat % sides != top[0] % sides), None)
+    return maker if maker is not None and tie_lead == "maker" else top[0]
+
+
+def trut_decision(results: Sequence[int], tricks_in_hand: int = 3) -> tuple[bool, int | None]:
+    """(decided, winner; None: void) after these tricks. RULES.md `trut`: the first trick counts double,
+    so its winner wins unless one other side takes both tricks 2 and 3 (a tie in trick 2 or 3, or a
+    1-1-1 split with three sides, leaves the hand to it); trick 1 tied: the first trick won outright
+    decides; all tied: the hand is void."""
+    if not results:
+        return False, None
+    if results[0] == TIE:
+        won = [r for r in results if r != TIE]
+        if won:
+            return True, won[0]
+        return len(results) == tricks_in_hand, None
+    first, later = results[0], list(results[1:])
+    if len(later) == 2 and later[0] == later[1] != TIE:
+        return True, later[0]
+    if later and later[0] in (first, TIE) or len(results) == tricks_in_hand:
+        return True, first
+    return False, None
+
+
+def check_trut_tricks(
+    hand: HandRecord, cards: Sequence[str], players: int, power: Power, first_leader: int, tie_lead: str
+) -> None:
+    """Every deal of the hand judged again from its cards: the tricks, that play stopped as soon as the
+    hand was decided, and its winner; a deal before a "sec" redeal was void."""
+    deals = trut_deals(hand)
+    for k, deal in enumerate(deals):
+        folds_leave = players == 3 and hand.ended_by != "fold"
+        results = trut_tricks(deal, cards, players, power, first_leader, tie_lead, folds_leave)
+        if k < len(deals) - 1:
+            assert results == [TIE] * 3, ("redealt after", results)
+            continue
+        assert tuple(results) == hand.tricks, (results, hand.tricks)
+        if hand.ended_by == "tricks":
+            assert trut_decision(results) == (True, hand.winner_team), (results, hand.winner_team)

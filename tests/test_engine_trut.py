@@ -202,6 +202,17 @@ def test_option_tie_lead_first_the_first_of_the_equal_cards_leads() -> None:
     assert game.tricks == [TIE] and game.to_play == 0
 
 
+def test_a_tie_is_made_by_the_first_card_of_the_other_side_to_match_the_best() -> None:
+    # 6 players: seats 0 and 2 (one side) lay sevens, then seat 3 matches them for the other side. Seat 2's
+    # seven made no tie (equal cards of one side are none, RULES.md "Common model"): seat 3 made it.
+    hands = ("7h 9h 10h", "Kc 9c 10c", "7d 9d 10d", "7s 9s 10s", "Jh Jc Jd", "Qh Qc Qd")
+    for tie_lead, leader in (("maker", 3), ("first", 0)):
+        game = new_trut(6, dealer=5, tie_lead=tie_lead)
+        deal(game, *hands)
+        act(game, "0 play 7h", "1 play Kc", "2 play 7d", "3 play 7s", "4 play Jh", "5 play Qh")
+        assert game.tricks == [TIE] and game.to_play == leader
+
+
 def test_equal_top_cards_of_one_team_are_no_tie() -> None:
     game = new_trut(4, dealer=3)
     deal(game, "Ah 9h 10h", "7c 9c 10c", "Jd 9d 10d", "7s 9s 8s")

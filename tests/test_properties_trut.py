@@ -1,6 +1,7 @@
 """Invariants of Trut over many random games, every player count and option (RULES.md `trut`; seeds 003
 "Trut" and 001 "TRUT"): every game ends, no card is dealt or played twice, petits and longs move only by
-the rules' amounts and add up, void hands score nothing, and the replay reproduces every hand."""
+the rules' amounts and add up, void hands score nothing, every trick and hand goes where the cards say
+(``tests/referee.py``), and the replay reproduces every hand."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pipeline.engine.trut import TrutGame
 from pipeline.policies import parse_policy
 from pipeline.simulate import play_game
 from pipeline.variants import TRUT
+from tests import referee
 from tests.combinations import check_every_seed, combination_id, option_combinations
 
 POLICY_SPECS = [
@@ -109,6 +111,7 @@ def check_game(options: dict[str, str], specs: list[str], seed: int) -> None:
     game, hands = play_game(config, [parse_policy(s) for s in specs[:players]], seed)
     assert isinstance(game, TrutGame)
     sides = game.sides
+    power = referee.power_by_rank(referee.TRUT_RANKS)
 
     # every game ends, with exactly one side at 7 longs or more
     assert game.over and game.winner_team is not None
@@ -125,6 +128,9 @@ def check_game(options: dict[str, str], specs: list[str], seed: int) -> None:
         assert all(count == 1 and card in hand.dealt[seat] for (seat, card), count in played.items())
         assert sum(e.verb == "trut" for e in hand.events) <= 1
         assert list(hand.score_before) == longs
+        # the turns, the tricks and the hand's winner, judged again from the cards (tests/referee.py)
+        first = hand.dealer if config.options["dealer_leads"] == "on" else hand.eldest
+        referee.check_trut_tricks(hand, TRUT.deck.cards, players, power, first, config.options["tie_lead"])
         check_hand(hand, sides, petits, game.end_values(hand))
         info = dict(hand.details)
         petits = [info[f"petits_after_team{s}"] for s in range(sides)]

@@ -2,7 +2,8 @@
 variante Gâtinaise"; `trut-gatine`, seed 003 "Variante de Gâtine"): every game ends; no card comes twice
 out of one stock across the deals of a hand (la chanson, chanter, the "sec" redeals), discards go back to
 it, a card is played only by the seat holding it; petits and longs move only by the rules' amounts; each
-hand's special rule follows from the petits held before it; and every recorded action is legal
+hand's special rule follows from the petits held before it; every trick and hand goes where the cards say
+(``tests/referee.py``); and every recorded action is legal
 (``pipeline.engine.replay.replay`` replays each game and reproduces every hand)."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pipeline.engine.trut_regional import GatinaiseGame, GatineGame, RegionalTru
 from pipeline.policies import parse_policy
 from pipeline.simulate import play_game
 from pipeline.variants import get_variant
+from tests import referee
 from tests.combinations import check_every_seed, combination_id, option_combinations
 
 REGIONAL = ["trut-gatinaise", "trut-gatine"]
@@ -176,10 +178,16 @@ def check_game(name: str, options: dict[str, str], specs: list[str], seed: int) 
     # every game ends, with exactly one side at the target
     assert game.over and [s for s in range(2) if game.scores[s] >= variant.target] == [game.winner_team]
 
+    ranks = referee.GATINE_RANKS if name == "trut-gatine" else referee.TRUT_RANKS
+    power = referee.power_by_rank(ranks)
     petits, longs = [0, 0], [0, 0]
     for hand in hands:
         assert list(hand.score_before) == longs
         sec = check_cards(hand, players)
+        # the turns, the tricks and the hand's winner, judged again from the cards (tests/referee.py)
+        first = hand.dealer if config.options["dealer_leads"] == "on" else hand.eldest
+        tie_lead = config.options["tie_lead"]
+        referee.check_trut_tricks(hand, variant.deck.cards, players, power, first, tie_lead)
         check_tokens(game, hand, petits, sec)
         info = dict(hand.details)
         petits = [info[f"petits_after_team{s}"] for s in range(2)]

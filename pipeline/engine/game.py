@@ -607,7 +607,7 @@ def resolve_trick(
     plays: list[tuple[int, int]], power: tuple[int, ...], team_of: tuple[int, ...]
 ) -> tuple[int, int, int, int]:
     """The trick's result (winning side or TIE), its winning seat, and for a tie the seat that made it
-    (played the second of the equal top cards) and the seat that played the first of them.
+    (the first to match the best card for another side) and the seat that played the first of them.
 
     Equal top cards of one side are no tie: that side wins and its earlier player counts as the winner
     (seed 000 "Le jeu"). A card that is unknown can't be played, so every card here has a power.

@@ -55,8 +55,8 @@ HandRule = Callable[[list[int], int, int], "tuple[int | None, str | None] | None
 
 
 TIE_LEADS: Final = ("leader", "maker", "first")
-"""Who leads after a tied trick: the player who led it, the one who made the tie (played the second of
-the equal top cards), or the one who played the first of them."""
+"""Who leads after a tied trick: the player who led it, the one who made the tie (the first to match the
+best card for another side), or the one who played the first of the equal top cards."""
 
 
 @dataclass(frozen=True, eq=False)
