@@ -156,6 +156,13 @@ def count(condition: pl.Expr) -> pl.Expr:
     return condition.fill_null(False).sum().cast(pl.Int64)
 
 
+def forced_raises(t: Tables) -> pl.DataFrame:
+    """The raises the rules oblige, as int_forced_raises: made before play in a trut d'office hand."""
+    office = t["hands"].filter(pl.col("special") == "trut_office").select(HAND)
+    raises = t["events"].filter((pl.col("kind") == "raise") & pl.col("trick_no").is_null())
+    return raises.join(office, on=HAND, how="inner").select(*HAND, "seq")
+
+
 def _hands(t: Tables) -> pl.DataFrame:
     games = t["games"].select("dataset", "game_id", "variant", "players", "sides")
     return t["hands"].join(games, on=["dataset", "game_id"], how="inner")
@@ -207,6 +214,7 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
     seats = t["seats"].select(*HAND, "seat", "strength_pct").filter(pl.col("strength_pct").is_not_null())
     raises = (
         t["events"].filter(pl.col("kind") == "raise")
+        .join(forced_raises(t), on=[*HAND, "seq"], how="anti")
         .join(seats, on=[*HAND, "seat"], how="inner")
         .join(outcomes, on=[*HAND, "seq"], how="left")
         .join(_hands(t), on=HAND, how="inner")
@@ -431,6 +439,7 @@ def raise_rates(t: Tables) -> pl.DataFrame:
         t["events"]
         .filter(pl.col("could_raise") & pl.col("answers").is_not_null() & (pl.col("verb") != "redeal"))
         .join(envit_steps(t).select(*HAND, "seq"), on=[*HAND, "seq"], how="anti")
+        .join(forced_raises(t), on=[*HAND, "seq"], how="anti")
         .join(games, on=["dataset", "game_id"], how="inner")
         .with_columns(
             pl.when(pl.col("answers")).then(pl.lit("accept_and_raise")).otherwise(pl.lit("raise"))
@@ -552,7 +561,9 @@ def trut(t: Tables) -> pl.DataFrame:
     truts = events.filter(pl.col("verb") == "trut")
     no_level = pl.lit(None, pl.String)
     truted = truts.select(HAND).unique().with_columns(pl.lit(True).alias("truted"))
-    parts = [_measure(hands.join(truted, on=HAND, how="left"), "trut", no_level, pl.len(), count(pl.col("truted")))]
+    choice = pl.col("special").is_null() | pl.col("special").is_in(["fortial", "fortial_both"])
+    with_choice = hands.filter(choice).join(truted, on=HAND, how="left")
+    parts = [_measure(with_choice, "trut", no_level, pl.len(), count(pl.col("truted")))]
 
     answers = (
         _faced_raise(t)
@@ -749,6 +760,7 @@ def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
     bluff = pl.col("strength_pct") < threshold
     bluff_figures = (
         t["events"].filter(pl.col("kind") == "raise")
+        .join(forced_raises(t), on=[*HAND, "seq"], how="anti")
         .join(t["seats"].filter(pl.col("strength_pct").is_not_null()).select(*HAND, "seat", "strength_pct"),
               on=[*HAND, "seat"], how="inner")
         .join(outcomes, on=[*HAND, "seq"], how="left")

@@ -4,7 +4,8 @@
 -- stakes raised to by a seat of known strength get a row.
 -- Population: events rows with kind = 'raise' whose raising seat has a known strength_pct (seats
 -- joined on dataset, game_id, hand_no, seat). Raises by seats of unknown strength are left out
--- entirely. A bluff is such a raise with strength_pct < $threshold. The answers to a raise are the
+-- entirely, and so are the raises the rules oblige (int_forced_raises: the trut d'office, where nothing
+-- is chosen, so nothing is bluffed). A bluff is such a raise with strength_pct < $threshold. The answers to a raise are the
 -- rows of int_answers_to_raises (answers = true, envit rows left out) that face it: each answer faces
 -- the latest raise of the same hand before it (lower seq), so a raise made in answer answers the raise
 -- before it. Usually one answer; in the trut family the opponents answer one by one (one "see" is
@@ -53,6 +54,7 @@ raises as (
         seats.strength_pct
     from stg_events as events
     inner join stg_seats as seats using (dataset, game_id, hand_no, seat)
+    anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
     where events.kind = 'raise' and seats.strength_pct is not null
 ),
 

@@ -6,8 +6,9 @@
 --   decision 'accept_and_raise'  an answer to a pending raise (answers = true) where raising back
 --                                was legal (could_raise = true)
 -- Population: every events row meeting one of those two conditions, except the envit's rows
--- (int_envit_steps: a side bet, not a step of the raise ladder) and french redeal requests (verb
--- 'redeal': the eldest still makes his own move after it).
+-- (int_envit_steps: a side bet, not a step of the raise ladder), french redeal requests (verb
+-- 'redeal': the eldest still makes his own move after it) and the raises the rules oblige
+-- (int_forced_raises: the trut d'office, which is no choice).
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -39,6 +40,7 @@ chances as (
     from stg_events as events
     inner join games using (dataset, game_id)
     anti join int_envit_steps as steps using (dataset, game_id, hand_no, seq)
+    anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
     where events.could_raise and events.answers is not null and events.verb <> 'redeal'
 ),
 

@@ -47,6 +47,11 @@
 --       columns: dataset, game_id, hand_no, seq (the raise's),
 --                all_folded (every answer is a fold), accepted (an answer is an `accept`, or a play that
 --                accepts), raised (an answer is a raise, kind = 'raise'), answers (how many)
+--   int_forced_raises   one row per raise the rules oblige, which no statistic of choices counts (bluffs,
+--                       raise rates, the 'trut' measure): the trut d'office of trut-gatinaise (RULES.md: a
+--                       side facing 2 petits must trut), i.e. a kind = 'raise' row made before play
+--                       (trick_no null) in a hand whose special is 'trut_office'.
+--       columns: dataset, game_id, hand_no, seq
 --
 -- Macros
 --   side_points(side, p0, p1, p2)
@@ -288,3 +293,9 @@ select
     count(*) as answers
 from int_answers_to_raises
 group by dataset, game_id, hand_no, raise_seq;
+
+create or replace view int_forced_raises as
+select events.dataset, events.game_id, events.hand_no, events.seq
+from stg_events as events
+inner join stg_hands as hands using (dataset, game_id, hand_no)
+where events.kind = 'raise' and events.trick_no is null and hands.special = 'trut_office';

@@ -7,7 +7,10 @@
 -- the rows of int_answers_to_raises facing it (the latest raise before them in the hand), in seq order:
 -- the opponents answer one by one from the eldest, so the k-th answer is the k-th answerer's.
 --
---   measure 'trut'             level NULL, trick_no NULL. n = hands; count = hands with a trut.
+--   measure 'trut'             level NULL, trick_no NULL. n = hands in which a trut is a choice: special
+--                              null, 'fortial' or 'fortial_both' (a trut d'office must be made, and la
+--                              chanson, à tenir, chanter and sec hands are played for a long without one);
+--                              count = those with a trut.
 --   measure 'fold_by_position' level = k ('1', '2', '3': the k-th answer to a trut), trick_no NULL.
 --                              n = k-th answers; count = those that are folds.
 --   measure 'timing'           level = when the trut was made, trick_no = the trick in progress (NULL
@@ -96,6 +99,7 @@ trut_rate as (
     from trut_hands
     left join (select distinct dataset, game_id, hand_no from truts) as truted
         using (dataset, game_id, hand_no)
+    where trut_hands.special is null or trut_hands.special in ('fortial', 'fortial_both')
     group by trut_hands.variant, trut_hands.players
 ),
 

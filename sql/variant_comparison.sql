@@ -4,8 +4,9 @@
 -- Population: every game and hand; each figure uses the same definition as its own statistic, pooled
 -- over stakes and tricks:
 --   first trick     first_trick_value: hands with trick 1 won outright (trick1_winner >= 0)
---   bluffs          bluff_success: raises by seats of known strength_pct, a bluff below $threshold,
---                   folded when every answer facing it is a fold (int_raise_outcomes)
+--   bluffs          bluff_success: raises by seats of known strength_pct, except those the rules
+--                   oblige (int_forced_raises), a bluff below $threshold, folded when every answer
+--                   facing it is a fold (int_raise_outcomes)
 --   folds           fold_rates: every answer to a raise (int_answers_to_raises)
 --   eldest          mano_advantage: hands with a winner
 --   ties            tie_frequency: tricks played (trick1..3_winner not null), tied = -1
@@ -103,6 +104,7 @@ hand_figures as (
 all_raises as (
     select dataset, game_id, hand_no, seq, seat, team
     from stg_events
+    anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
     where kind = 'raise'
 ),
 

@@ -490,6 +490,12 @@ def test_fold_rates_sentence_uses_the_all_deciles_row() -> None:
     assert summary.fold_rates(without_all)[0].startswith(
         "Facing a raise to 2 (truc) in 4-player catalan, players folded 43% of the time (107/250)"
     )
+    # when no hand of decile 1 (or 10) faced the raise, the sentence does not call decile 6 the weakest
+    middle = frame.with_columns(pl.col("decile").replace({1: 6, 10: 9}))
+    assert summary.fold_rates(middle)[0].endswith(
+        "80% with the weakest hands that faced one (decile 6, 104/130) and 2.5% with the strongest that "
+        "faced one (decile 9, 3/120)."
+    )
 
 
 def test_bluff_success_sentences() -> None:
@@ -538,8 +544,8 @@ def test_tie_frequency_sentence() -> None:
         }
     )
     assert summary.tie_frequency(frame) == [
-        "In 4-player catalan, trick 1 was tied in 6.2% of hands (565/9,120) and trick 2 in 2.0% of the hands "
-        "that played it (80/4,000); a tie rule decided 1.1% of hands (100/9,120)."
+        "In 4-player catalan, trick 1 was tied in 6.2% of the hands that played it (565/9,120) and trick 2 in "
+        "2.0% of those that played it (80/4,000); a tie rule decided 1.1% of hands (100/9,120)."
     ]
 
 
@@ -788,8 +794,9 @@ def test_envit_trut_french_and_void_sentences() -> None:
         ]
     ).with_columns(pl.lit("trut").alias("variant"), pl.lit(4).alias("players"))
     assert summary.trut(trut) == [
-        "In 4-player trut, a trut was made in 60% (60/100) of hands; the first answerer folded 50% (30/60) and "
-        "the second answerer folded 20% (6/30); 25% of the truts made during play were out of turn (10/40), "
+        "In 4-player trut, a trut was made in 60% (60/100) of the hands where one is a choice; "
+        "the first answerer folded 50% (30/60) and the second answerer folded 20% (6/30); "
+        "25% of the truts made during play were out of turn (10/40), "
         "25% after the truter's own card; at the fortial the side au fortial truted in 70% (7/10) of hands and "
         "won 60% (6/10); in a trut d'office, which the side facing 2 petits must make, that side won 50% (5/10); "
         "à tenir the side with 2 petits held in 60% (3/5) of hands and won 40% (2/5); in a trut d'office "

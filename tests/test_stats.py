@@ -625,7 +625,12 @@ def check_invariants(data: Path) -> None:
     assert curve["decile"].is_between(1, 10).all() and (curve["wins"] <= curve["n"]).all()
 
     raises = frames["raise_rates"]
-    assert raises["count"].sum() == events.filter(pl.col("kind") == "raise", pl.col("could_raise")).height
+    office = hands.filter(special="trut_office").select("game_id", "hand_no")
+    forced = events.filter(pl.col("trick_no").is_null()).join(office, on=["game_id", "hand_no"], how="semi")
+    chosen = events.filter(pl.col("kind") == "raise", pl.col("could_raise")).join(
+        forced, on=["game_id", "hand_no", "seq"], how="anti"
+    )
+    assert raises["count"].sum() == chosen.height  # every raise but the trut d'office, which is no choice
     assert (raises["count"] <= raises["chances"]).all()
 
     # every seat-hand counts once, under one player; every raise and answer once, with its seat
@@ -918,8 +923,13 @@ def check_variant_invariants(data: Path) -> None:
     levels = trut.filter(measure="timing")
     assert set(levels["level"]) <= {"call", "in_turn", "out_after_card", "out_before_card"}
     assert ((levels["level"] == "call") == levels["trick_no"].is_null()).all()
-    truts = trut.filter(measure="trut")["count"].sum()
-    assert truts == trut.filter(measure="timing")["count"].sum()
+    # every trut has one timing; the 'trut' measure counts the hands where a trut is a choice
+    events = pl.read_parquet(store.table_glob(data, "events"))
+    trut_rows = events.filter(verb="trut")
+    assert trut_rows.height == trut.filter(measure="timing")["count"].sum()
+    choice = hands.filter(pl.col("special").is_null() | pl.col("special").is_in(["fortial", "fortial_both"]))
+    truted = choice.join(trut_rows.select("game_id", "hand_no").unique(), on=["game_id", "hand_no"], how="semi")
+    assert truted.height == trut.filter(measure="trut")["count"].sum()
     for special in ("fortial", "trut_office"):
         rows = {r["level"]: r for r in trut.filter(measure=special).iter_rows(named=True)}
         if rows:
@@ -1135,7 +1145,7 @@ def test_trut(tmp_path: Path) -> None:
         ("timing", "out_before_card", 1, 3, 1),
         ("timing", "out_before_card", 2, 4, 2),
         # hands with a trut: h1-h7 and game 1's, of 13
-        ("trut", None, None, 13, 8),
+        ("trut", None, None, 9, 8),  # h9-h12 (trut d'office, à tenir) offer no trut to choose
         # h10 has no deciding side (nobody truted, passed or held): out of this level's sample
         ("trut_office", "decider_won", None, 2, 0),
         ("trut_office", "folded", None, 3, 0),
@@ -1257,6 +1267,35 @@ def test_envit_bluff_threshold(tmp_path: Path) -> None:
         ("bluff_folded", "envit", 1, 0), ("bluff_folded", "envit-falta", 1, 1), ("bluff_folded", "torne", 1, 1),
         ("bluff_won", "envit", 1, 0), ("bluff_won", "envit-falta", 1, 1), ("bluff_won", "torne", 1, 1),
     ]  # fmt: skip
+
+
+def test_the_trut_d_office_is_no_choice_and_stays_out_of_the_choice_statistics(tmp_path: Path) -> None:
+    # RULES.md `trut-gatinaise` (seed 001 "La variante Gâtinaise"): when a side holds 2 petits the other
+    # side must trut. That trut is made by weak hands as often as by strong ones and is no bluff.
+    d = Dataset()
+    d.game(0, variant="trut-gatinaise", options="players=2")
+    # h1: trut d'office: seat 1 (weak) must trut before play; seat 0 sees; side 0 wins a long
+    d.seats(0, 1, 0.90, 0.05)
+    d.event(0, 1, 1, "trut", "raise", could_raise=True, trick_no=None, stake_after=3)
+    d.event(0, 1, 0, "accept", "answer", answers=True, trick_no=None, stake_after=3)
+    d.hand(0, 1, winner=0, points=(3, 0), stake=3, special="trut_office", petits_team0=2)
+    # h2: an ordinary hand: seat 1 (weak) chooses to trut in trick 1, seat 0 folds
+    d.seats(0, 2, 0.60, 0.10)
+    d.event(0, 2, 1, "trut", "raise", could_raise=True, stake_after=3)
+    d.event(0, 2, 0, "fold", "answer", answers=True)
+    d.hand(0, 2, winner=1, points=(0, 1), ended_by="fold", petits_team0=0)
+    data = d.write(tmp_path / "data")
+
+    bluff = rows(stats.compute("bluff_success", data))
+    assert [(r["stake"], r["raises"], r["bluffs"], r["folded"]) for r in bluff] == [(3, 1, 1, 1)]
+    raises = rows(stats.compute("raise_rates", data))
+    assert [(r["decision"], r["trick_no"], r["chances"], r["count"]) for r in raises] == [("raise", 1, 1, 1)]
+    comparison = rows(stats.compute("variant_comparison", data))
+    assert [(r["raises"], r["bluffs"], r["bluffs_folded"]) for r in comparison] == [(1, 1, 1)]
+    trut = {(r["measure"], r["level"]): r for r in rows(stats.compute("trut", data))}
+    assert (trut["trut", None]["n"], trut["trut", None]["count"]) == (1, 1)  # hands where a trut is a choice
+    # the answers to it are choices: both count
+    assert trut["fold_by_position", "1"]["n"] == 2 and trut["fold_by_position", "1"]["count"] == 1
 
 
 def test_envit_rows_stay_out_of_the_raise_statistics(tmp_path: Path) -> None:

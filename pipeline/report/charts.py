@@ -806,7 +806,7 @@ def envit(frame: pl.DataFrame) -> alt.FacetChart:
 
 
 TRUT_ROWS = {
-    "trut": "Hands with a trut",
+    "trut": "Hands with a trut, where one is a choice",
     "fold_by_position": "Folds facing a trut, by answerer (1st = nearest the eldest)",
     "timing": "When truts were made",
     "timing 1": "When truts were made in trick 1",

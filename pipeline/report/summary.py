@@ -262,10 +262,13 @@ def fold_rates(frame: pl.DataFrame, units: Units = None) -> list[str]:
         )
         if len(deciles) >= 2:
             weak, strong = deciles[0], deciles[-1]
+            # the deciles at the ends may have faced no raise: name the lowest and highest that did
+            weakest = "the weakest hands" if weak["decile"] == 1 else "the weakest hands that faced one"
+            strongest = "the strongest" if strong["decile"] == 10 else "the strongest that faced one"
             text += (
-                f": {fmt_pct(weak['fold_rate'])} with the weakest hands (decile {weak['decile']}, "
-                f"{count_label(weak['folds'], weak['facing'])}) and {fmt_pct(strong['fold_rate'])} with the "
-                f"strongest (decile {strong['decile']}, {count_label(strong['folds'], strong['facing'])})"
+                f": {fmt_pct(weak['fold_rate'])} with {weakest} (decile {weak['decile']}, "
+                f"{count_label(weak['folds'], weak['facing'])}) and {fmt_pct(strong['fold_rate'])} with "
+                f"{strongest} (decile {strong['decile']}, {count_label(strong['folds'], strong['facing'])})"
             )
         out.append(Finding(text + ".", facing, (variant, players)))
     return out
@@ -319,8 +322,8 @@ def tie_frequency(frame: pl.DataFrame, units: Units = None) -> list[str]:
         rule = next((r for r in rows if r["measure"] == "hand_by_tie_rule" and _has_rate(r, "rate", "n")), None)
         parts = []
         for i, r in enumerate(tricks):
-            of = "of hands" if r["trick_no"] == 1 else "of the hands that played it"
             lead = f"trick {r['trick_no']} was tied in " if i == 0 else f"trick {r['trick_no']} in "
+            of = "of the hands that played it" if i == 0 else "of those that played it"
             parts.append(f"{lead}{fmt_pct(r['rate'])} {of} ({count_label(r['count'], r['n'])})")
         clauses = [_join(parts)] if parts else []
         if rule is not None:
@@ -515,7 +518,7 @@ def trut(frame: pl.DataFrame, units: Units = None) -> list[str]:
         sentences = []
         made = _rate_phrase(next((r for r in rows if r["measure"] == "trut"), None))
         if made is not None:
-            sentences.append(f"a trut was made in {made} of hands")
+            sentences.append(f"a trut was made in {made} of the hands where one is a choice")
         positions = [
             f"the {_ORDINALS.get(r['level'], r['level'])} answerer folded {_rate_phrase(r)}"
             for r in rows
