@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import shlex
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -520,5 +521,12 @@ class _progress:
             self.bar.stop()
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    """The ``truc`` command. A SIGTERM (``kill``, ``timeout``, a cancelled job) stops it as Ctrl-C does:
+    the output being written is removed, nothing half-written is left, exit code 130."""
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     app()

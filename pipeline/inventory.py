@@ -46,6 +46,11 @@ def _shown(folder: Path) -> str:
         return str(folder)
 
 
+def _text(value: object) -> str | None:
+    """A manifest's text field as shown: a hand-edited manifest may hold anything there."""
+    return None if value is None else str(value)
+
+
 def _describe(folder: Path) -> pl.DataFrame:
     manifest = store.read_manifest(folder)
     columns = ["variant", "players", "options", "hands", "complete"]
@@ -63,7 +68,7 @@ def _describe(folder: Path) -> pl.DataFrame:
     seed = manifest.get("seed") if manifest.get("kind") == "simulation" else None
     return groups.with_columns(
         pl.lit(_shown(folder)).alias("dataset"),
-        pl.lit(manifest.get("kind")).alias("kind"),
-        pl.lit(seed).alias("seed"),
-        pl.lit(manifest.get("created")).alias("created"),
+        pl.lit(_text(manifest.get("kind"))).alias("kind"),
+        pl.lit(seed if isinstance(seed, int) and -(2**63) <= seed < 2**63 else None, pl.Int64).alias("seed"),
+        pl.lit(_text(manifest.get("created"))).alias("created"),
     ).select([pl.col(name).cast(dtype) for name, dtype in COLUMNS.items()])

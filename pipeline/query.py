@@ -61,9 +61,33 @@ def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:
             con.execute(f"create view {table} as select * from {view}")
         try:
             relation = con.sql(sql)
-            return None if relation is None else relation.pl()
+            return None if relation is None else _as_text_where_needed(relation).pl()
         except duckdb.Error as exc:
             raise QueryError(f"query: {one_line(exc)}") from exc
+
+
+def _needs_text(duckdb_type: str) -> bool:
+    """Types that some output formats (or polars itself) cannot hold: intervals, bytes, bits, and nested
+    values (lists, arrays, structs, maps, unions), which CSV cannot write."""
+    return (
+        duckdb_type in ("INTERVAL", "BLOB", "BIT")
+        or duckdb_type.endswith("]")
+        or duckdb_type.startswith(("STRUCT", "MAP", "UNION"))
+    )
+
+
+def _as_text_where_needed(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """``relation`` with the columns of those types as DuckDB's text for them (``[1, 2]``, ``{'a': 1}``,
+    ``1 day``), so that every format shows them alike. Columns are named by position (``#k``): a result may
+    repeat a column name."""
+    types = [str(t) for t in relation.types]
+    if not any(_needs_text(t) for t in types):
+        return relation
+    columns = []
+    for k, (name, duckdb_type) in enumerate(zip(relation.columns, types, strict=True), start=1):
+        quoted = '"' + name.replace('"', '""') + '"'
+        columns.append(f"cast(#{k} as varchar) as {quoted}" if _needs_text(duckdb_type) else f"#{k} as {quoted}")
+    return relation.project(", ".join(columns))
 
 
 def one_line(error: duckdb.Error) -> str:

@@ -9,16 +9,17 @@ Memory: a worker holds one chunk's rows at a time, writes them, and returns only
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from pipeline import __version__, accel
 from pipeline.engine.rules import Config
@@ -101,12 +102,18 @@ def usable_cores(quota_file: Path = CPU_QUOTA) -> int:
     return max(1, min(cores, allowed))
 
 
+SEED_MAX: Final = 2**63 - 1
+"""The largest run seed: the manifest's seed is read back as a 64-bit integer (as a ``Seed`` tag is)."""
+
+
 def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
     """Check the spec; return the game configuration and the policy spec of every seat."""
     if spec.games < 1:
         raise SimulationError(f"--games must be at least 1, not {spec.games}")
     if spec.workers is not None and spec.workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {spec.workers}")
+    if not 0 <= spec.seed <= SEED_MAX:
+        raise SimulationError(f"--seed must be between 0 and {SEED_MAX} (a 64-bit integer), not {spec.seed}")
     config = get_variant(spec.variant).configure(spec.options)
     seats = [spec.policy] * config.players
     for seat, policy in spec.seat_policies.items():
@@ -143,8 +150,25 @@ def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) 
 def _leave_interrupts_to_the_parent() -> None:
     """A worker ignores Ctrl-C (which a terminal sends to every process of the command): the parent alone
     stops, terminates the pool and removes the unfinished dataset, with one line said, where each worker
-    would print a traceback of its own."""
+    would print a traceback of its own. SIGTERM keeps its default (the parent's pool ends workers with it),
+    whatever handler a forked worker inherited from the command."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent while it forked
+
+
+_STOP_SIGNALS: Final = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while the pool starts. Raised in the middle of ``Pool()`` they left workers
+    that nothing ended, and the command hung; held, they arrive once the pool exists and can be ended."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def simulate(
@@ -194,10 +218,17 @@ def simulate(
             for chunk in chunks:
                 collect(_run_chunk(chunk), chunk[5] - chunk[4])
         else:
-            method = "fork" if sys.platform.startswith("linux") else "spawn"
-            with multiprocessing.get_context(method).Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
+            context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+            pool = None
+            try:
+                with _stop_signals_held():
+                    pool = context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
                 for chunk, result in zip(chunks, pool.imap(_run_chunk, chunks), strict=True):
                     collect(result, chunk[5] - chunk[4])
+            finally:
+                if pool is not None:
+                    pool.terminate()
+                    pool.join()
         seconds = time.perf_counter() - started
         manifest = {
             "kind": "simulation",

@@ -219,7 +219,7 @@ def write_part(root: Path, part: int, batches: dict[str, TableBatch]) -> dict[st
     return counts
 
 
-DATASET_KIND: Final = "a Truc Lab dataset"
+DATASET_KIND: Final = "a Truc Lab dataset holding only its own files"
 """What an output dataset may replace besides an empty folder (``check_output_folder``)."""
 
 
@@ -230,11 +230,13 @@ def atomic_dataset(
     """Yield a temporary folder beside ``out``; on success move it to ``out`` whole.
 
     Refuses an existing ``out`` unless ``overwrite``, and even then unless it is an empty folder or
-    ``replaceable`` (by default, a dataset; ``check_output_folder``), so that ``--out data --overwrite``
-    cannot delete a folder of runs. On any error the temporary folder is removed and ``out`` is left as it was.
+    ``replaceable`` (by default, a dataset and nothing else; ``check_output_folder``), so that ``--out data
+    --overwrite`` cannot delete a folder of runs. An ``out`` that another command writes meanwhile is left
+    to it. On any error the temporary folder is removed and ``out`` is left as it was.
     """
     out = Path(out)
     check_output_folder(out, overwrite, replaceable, kind)
+    existed = out.exists()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
@@ -249,13 +251,21 @@ def atomic_dataset(
         shutil.rmtree(tmp, ignore_errors=True)
         _raise_if_output_full(out, exc)
         raise
-    if out.exists():
+    if existed and out.exists():
         trash = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
         os.replace(out, trash / "old")
         os.replace(tmp, out)
         shutil.rmtree(trash, ignore_errors=True)
-    else:
+        return
+    try:
+        if out.exists():  # another command wrote it while this one ran: keep its output
+            raise FileExistsError(errno.EEXIST, "exists")
         os.replace(tmp, out)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if out.exists():
+            raise DatasetError(f"{out} was written by another command while this one ran; nothing was written") from exc
+        raise cannot_write(out, exc) from exc
 
 
 @contextlib.contextmanager
@@ -302,13 +312,32 @@ def check_output_folder(
     out: Path, overwrite: bool, replaceable: Callable[[Path], bool] | None = None, kind: str = DATASET_KIND
 ) -> None:
     """``_check_output`` for a folder: an empty folder may always be replaced, any other only when it is
-    ``replaceable`` (by default a dataset, a folder with a manifest)."""
-    is_kind = replaceable or _is_dataset
+    ``replaceable`` (by default ``_replaceable_dataset``)."""
+    is_kind = replaceable or _replaceable_dataset
     _check_output(out, overwrite, lambda path: path.is_dir() and (not any(path.iterdir()) or is_kind(path)), kind)
 
 
 def _is_dataset(path: Path) -> bool:
     return (path / "manifest.json").is_file()
+
+
+DATASET_ENTRIES: Final = frozenset({"manifest.json", *TABLES})
+MANIFEST_KINDS: Final = ("simulation", "import")
+"""The ``kind`` of the manifests that ``truc simulate`` and ``truc import`` write."""
+
+
+def _replaceable_dataset(path: Path) -> bool:
+    """A folder ``--overwrite`` may replace: a dataset written by ``truc simulate`` or ``truc import`` (its
+    manifest says so) that holds nothing but its manifest and its four tables. Anything else in it (notes,
+    the history file being imported, a dataset nested inside) must survive a mistyped ``--out``, and so
+    must a folder that merely has a file named ``manifest.json``."""
+    try:
+        if {entry.name for entry in path.iterdir()} - DATASET_ENTRIES:
+            return False
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("kind") in MANIFEST_KINDS
 
 
 def _file_above(out: Path) -> Path | None:
@@ -343,9 +372,11 @@ def read_manifest(root: Path) -> dict[str, Any]:
     if not path.is_file():
         raise DatasetError(f"{root} is not a Truc Lab dataset: {path} is missing")
     try:
-        result: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        result = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:
         raise DatasetError(f"{path} is not valid JSON: {exc}") from exc
+    if not isinstance(result, dict):
+        raise DatasetError(f"{path} is not a Truc Lab manifest: a JSON object was expected")
     return result
 
 

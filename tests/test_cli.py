@@ -114,6 +114,8 @@ def test_simulate_warns_of_signals_on_without_partners(variant: str, players: in
         (["simulate", "--variant", "catalen", "--games", "2"], "unknown variant 'catalen' (did you mean 'catalan'?)"),
         (["simulate", "--policy", "minimax", "--games", "2"], "unknown policy 'minimax'; policies: random, threshold"),
         (["simulate", "--games", "0"], "--games must be at least 1"),
+        (["simulate", "--seed", str(2**63)], "--seed must be between 0 and 9223372036854775807"),
+        (["simulate", "--seed", "-1"], "--seed must be between 0 and"),
         (["simulate", "--option", "players=3", "--games", "2"], "players='3' is not allowed"),
         (["simulate", "--option", "players", "--games", "2"], "is not of the form key=value"),
         (["simulate", "--players", "2", "--option", "players=4"], "disagrees"),
@@ -262,6 +264,32 @@ def test_ctrl_c_during_a_run_with_workers_is_one_line_and_leaves_nothing(tmp_pat
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
     assert stderr.decode() == "error: interrupted; nothing was written\n" and stdout == b""
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", "100000", "--workers", "2"], ["export"]])
+def test_a_sigterm_stops_the_command_as_ctrl_c_does_and_leaves_nothing(
+    tmp_path: Path, sim_dataset: Path, command: list[str]
+) -> None:
+    """``kill``, ``timeout`` or a cancelled job sends SIGTERM to the command alone: it too removes the
+    output being written (a hidden temporary folder or file used to stay behind) and exits with 130."""
+    out = tmp_path / ("d" if command[0] == "simulate" else "all.truc")
+    args = [*command, "--quiet", "--out", str(out)]
+    if command[0] == "export":  # 300 games: the file is written for a few tenths of a second
+        args += ["--data", str(sim_dataset)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pipeline.cli import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(f".{out.name}*")):  # the output is being written
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert stderr.decode() == "error: interrupted; nothing was written\n"
     assert list(tmp_path.iterdir()) == []
 
 

@@ -49,6 +49,17 @@ def test_a_folder_that_is_not_a_dataset_is_a_dataset_error(tmp_path: Path) -> No
         describe_datasets([tmp_path / "empty"])
 
 
+def test_a_hand_edited_manifest_is_a_dataset_error_or_shows_what_it_can(tmp_path: Path) -> None:
+    import_files(VALID[:1], tmp_path / "cafe")
+    manifest = tmp_path / "cafe" / "manifest.json"
+    manifest.write_text("[]", "utf-8")
+    with pytest.raises(DatasetError, match=r"manifest.json is not a Truc Lab manifest: a JSON object was expected"):
+        describe_datasets([tmp_path / "cafe"])
+    manifest.write_text(json.dumps({"kind": "simulation", "seed": "abc", "created": 5}), "utf-8")
+    row = describe_datasets([tmp_path / "cafe"]).row(0, named=True)
+    assert (row["kind"], row["seed"], row["created"]) == ("simulation", None, "5")
+
+
 def test_a_folder_of_folders_of_runs_reads_every_run_below_it(sim_all_variants: Path, tmp_path: Path) -> None:
     # data/ holding demo/<runs> and cafe/ (an import): every dataset below data/, the deeper runs too, and
     # neither a dataset's own folders nor a hidden folder (an output being written) are taken for runs

@@ -122,6 +122,26 @@ def test_cli_json_has_no_nan_or_infinity(sim_dataset_2p: Path) -> None:
     assert json.loads(result.stdout) == [{"inf": None, "nan": None, "x": 2.5, "d": "2026-11-24"}]
 
 
+@pytest.mark.parametrize("format", ["table", "csv", "json"])
+def test_lists_structs_intervals_and_bytes_print_as_text_in_every_format(sim_dataset_2p: Path, format: str) -> None:
+    """CSV cannot write nested values, polars cannot hold an interval, JSON cannot write bytes: each comes
+    out as DuckDB's text for it, in every format, and a repeated column name does not stop it."""
+    sql = (
+        "select [1, 2] as l, {'a': 1} as s, interval 1 day as i, 'ab'::blob as b, '101'::bit as t, 3 as n, "
+        "4 as n from games limit 1"
+    )
+    result = runner.invoke(app, ["sql", sql, "--data", str(sim_dataset_2p), "--format", format])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    if format == "json":
+        assert json.loads(result.stdout) == [
+            {"l": "[1, 2]", "s": "{'a': 1}", "i": "1 day", "b": "ab", "t": "101", "n": 3, "n_1": 4}
+        ]
+    elif format == "csv":
+        assert result.stdout == "l,s,i,b,t,n,n_1\n\"[1, 2]\",{'a': 1},1 day,ab,101,3,4\n"
+    else:
+        assert "{'a': 1}" in result.stdout and "1 day" in result.stdout
+
+
 def test_cli_no_rows_is_a_valid_empty_output_and_a_note(sim_dataset_2p: Path) -> None:
     result = runner.invoke(app, ["sql", "select * from games where false", "--data", str(sim_dataset_2p), "--format",
                                  "json"])  # fmt: skip

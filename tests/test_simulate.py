@@ -113,13 +113,48 @@ def test_overwrite_replaces_a_dataset_or_an_empty_folder_and_nothing_else(tmp_pa
     (tmp_path / "notes" / "keep.txt").write_text("mine")
     for folder in (runs, tmp_path / "notes"):
         before = sorted(p.relative_to(tmp_path) for p in folder.rglob("*"))
-        with pytest.raises(DatasetError, match=rf"{folder.name} exists and is not a Truc Lab dataset: choose another"):
+        with pytest.raises(DatasetError, match=rf"{folder.name} exists and is not a Truc Lab dataset holding only"):
             simulate(spec, folder, overwrite=True)
         assert sorted(p.relative_to(tmp_path) for p in folder.rglob("*")) == before
     (tmp_path / "empty").mkdir()
     simulate(spec, tmp_path / "empty", overwrite=True)
     assert (tmp_path / "empty" / "manifest.json").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "notes", "runs"]
+
+
+def test_overwrite_keeps_a_dataset_that_holds_other_files_or_a_folder_that_only_has_a_manifest(
+    tmp_path: Path,
+) -> None:
+    """A dataset with a user's notes, a history file or a dataset nested in it, or any folder with a file
+    named manifest.json (a web extension's), is not replaced: only what Truc Lab wrote, and nothing else."""
+    spec = SimulationSpec("catalan", 3, 1, {"players": "2"})
+    simulate(spec, tmp_path / "notes")
+    (tmp_path / "notes" / "NOTES.md").write_text("mine")
+    simulate(spec, tmp_path / "nested")
+    simulate(spec, tmp_path / "nested" / "inner")
+    (tmp_path / "ext" / "src").mkdir(parents=True)
+    (tmp_path / "ext" / "manifest.json").write_text('{"manifest_version": 3}')
+    (tmp_path / "ext" / "src" / "background.js").write_text("x")
+    for name in ("notes", "nested", "ext"):
+        folder = tmp_path / name
+        before = sorted(p.relative_to(tmp_path) for p in folder.rglob("*"))
+        with pytest.raises(DatasetError, match=f"{name} exists and is not a Truc Lab dataset holding only its own"):
+            simulate(spec, folder, overwrite=True)
+        assert sorted(p.relative_to(tmp_path) for p in folder.rglob("*")) == before
+
+
+def test_a_run_whose_out_another_command_wrote_meanwhile_keeps_the_others_output(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 2)
+    out = tmp_path / "d"
+
+    def the_other_command_finishes(games: int, hands: int) -> None:
+        if games >= 2 and not out.exists():
+            simulate(SimulationSpec("catalan", 3, 9, {"players": "2"}), out)
+
+    with pytest.raises(DatasetError, match="was written by another command while this one ran; nothing was written"):
+        simulate(SimulationSpec("catalan", 6, 1, {"players": "2"}), out, progress=the_other_command_finishes)
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 9
+    assert [p.name for p in tmp_path.iterdir()] == ["d"]
 
 
 def test_an_interrupted_run_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
