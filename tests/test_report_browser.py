@@ -457,3 +457,34 @@ def test_report_of_every_simulated_variant_renders_and_compares_them_all(
     for name in ("envit", "trut", "french"):
         assert f'<section id="stat-{name}">' in page
     _check_rendered(report)
+    _check_layout(report)
+
+
+_LAYOUT = """
+() => {
+  const wrap = document.querySelector(".table-wrap.comparison");
+  return {
+    pageWidth: document.documentElement.scrollWidth,
+    window: window.innerWidth,
+    tableHidden: wrap ? wrap.scrollHeight - wrap.clientHeight : null,
+    rows: wrap ? wrap.querySelectorAll("tbody tr").length : null,
+  };
+}
+"""
+
+
+def _check_layout(report: ReportResult) -> None:
+    """In a narrow window (a laptop's half screen, 800 px) the page does not scroll sideways (each wide
+    chart scrolls in its own box; vega-embed's own class used to widen it to the chart), and the comparison
+    table shows every row (it was cut to 26rem, hiding five of fourteen)."""
+    with _chromium() as browser:
+        context = browser.new_context(offline=True, viewport={"width": 800, "height": 900})
+        page = context.new_page()
+        page.goto(report.html.as_uri())
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-chart]')].every(e => e.dataset.rendered)", timeout=30_000
+        )
+        layout = page.evaluate(_LAYOUT)
+        context.close()
+    assert layout["pageWidth"] <= layout["window"], layout
+    assert layout["rows"] and layout["tableHidden"] <= 1, layout

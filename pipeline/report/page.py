@@ -534,7 +534,7 @@ h3 { margin: 1rem 0 0.3rem; font-size: 1rem; }
 .meta, .definition, .files { color: #555; }
 .note { border-left: 4px solid #e45756; padding: 0.3rem 0.8rem; background: #fdf1f0; }
 .definition { font-style: italic; }
-.chart { overflow-x: auto; margin: 0.5rem 0; min-height: 2rem; }
+.chart, .chart.vega-embed { display: block; max-width: 100%; overflow-x: auto; margin: 0.5rem 0; min-height: 2rem; }
 #summary li { margin: 0.15rem 0; }
 #terms dt { font-weight: bold; margin-top: 0.4rem; }
 #terms dd { margin: 0 0 0 1.5rem; }
@@ -550,6 +550,9 @@ nav ul { columns: 2; padding-left: 1.2rem; }
 .part { margin-top: 3rem; }
 .part-title { border-bottom: 3px solid #bbb; }
 .comparison td small { color: #666; }
+.table-wrap.comparison { max-height: none; }
+.comparison th { white-space: normal; vertical-align: bottom; }
+.comparison td { white-space: normal; min-width: 6.5rem; }
 """
 
 _DRAW_JS = """
