@@ -205,7 +205,7 @@ def simulate(
         ),
     ] = None,
     overwrite: Annotated[
-        bool, typer.Option("--overwrite", help="Replace --out if it is a dataset (or an empty folder).")
+        bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or a dataset and nothing else.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
@@ -254,7 +254,7 @@ def import_(
     ],
     out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create.")],
     overwrite: Annotated[
-        bool, typer.Option("--overwrite", help="Replace --out if it is a dataset (or an empty folder).")
+        bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or a dataset and nothing else.")
     ] = False,
     skip_invalid: Annotated[
         bool,

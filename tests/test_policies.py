@@ -84,6 +84,8 @@ def test_parse_policy() -> None:
     # the families' own parameters (policies/<family>_decisions.py) follow the common ones
     assert policy.describe().startswith("threshold raise_at=0.8 call_at=0.5 bluff=0.2 nocut=0.15 one_card=0.5 lie=0")
     assert parse_policy("random").describe() == "random"
+    # spaces around '=' and the key's case are read as --option and --param read them
+    assert parse_policy("threshold:Raise_At = 0.8, bluff= 0.2").describe() == policy.describe()
     for spec, message in (
         ("minimax", "policies: random, threshold"),
         ("threshold:fold_at=0.1", "parameters: raise_at"),

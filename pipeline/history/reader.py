@@ -21,6 +21,7 @@ rule: ``games.truc:14: '1 retruc': only the team that accepted the last raise ma
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -64,6 +65,26 @@ _DEAL = re.compile(r"([0-9]+)\s*:(.*)")
 _ACTION = re.compile(r"([0-9]+)\s+(\S+)(.*)")
 _END = re.compile(r"end\b(.*)", re.IGNORECASE)
 _DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
+
+
+def _is_calendar_date(text: str) -> bool:
+    """A ``YYYY.MM.DD`` whose known parts can be a day: month 01-12, day 01 to the month's last (29 for
+    February of an unknown year). A part with a '?' is not checked."""
+    year, month, day = text.split(".")
+    if "?" in month:
+        return "?" in day or 1 <= int(day) <= 31
+    if not 1 <= int(month) <= 12:
+        return False
+    if "?" in day:
+        return True
+    leap_year = 2000 if "?" in year else int(year)
+    try:
+        datetime.date(max(leap_year, 1), int(month), int(day))
+    except ValueError:
+        return False
+    return True
+
+
 _RESULT = re.compile(r"[0-9]+[a-z]*(?:-[0-9]+[a-z]*)+", re.IGNORECASE)
 
 
@@ -668,6 +689,8 @@ class ReplayVisitor(Visitor):
         date = tags.get("Date")
         if date is not None and not _DATE.fullmatch(date.value):
             raise self._error(date, "a Date is written YYYY.MM.DD ('?' for unknown digits)")
+        if date is not None and not _is_calendar_date(date.value):
+            raise self._error(date, f"{date.value} is not a date of the calendar (month 01-12, day within it)")
         result = tags.get("Result")
         if result is not None and not _RESULT.fullmatch(result.value):
             raise self._error(result, "a Result is written A-B, team 0 first, e.g. 12-7")

@@ -49,6 +49,7 @@ def parse_policy(spec: str) -> Policy:
     params: dict[str, float] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
+        key, value = key.strip().lower(), value.strip()  # as --option and --param read their keys
         if not sep:
             raise PolicyError(f"policy {name}: {pair!r} is not of the form key=value")
         if key not in defaults:
