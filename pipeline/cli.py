@@ -481,8 +481,8 @@ class _progress:
     ``quiet``. The update takes (done, total, games, hands): ``done`` out of ``total`` in the work's own
     unit (games played or written, bytes read).
 
-    The bar appears with the first update (a finished chunk), so that an error found before any game is
-    done prints alone."""
+    The bar appears with the first update that has a game done (a finished chunk, a game read), so that an
+    error found before any game is done prints alone."""
 
     def __init__(self, quiet: bool, label: str) -> None:
         self.quiet, self.label = quiet, label
@@ -496,6 +496,8 @@ class _progress:
         started = time.perf_counter()
 
         def update(done: int, total: int, games: int, hands: int) -> None:
+            if self.bar is None and games == 0:  # nothing done yet (a reader's first bytes): no bar
+                return
             if self.bar is None:
                 from rich.console import Console
                 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn

@@ -293,6 +293,20 @@ def test_a_sigterm_stops_the_command_as_ctrl_c_does_and_leaves_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_error_before_any_game_prints_alone_without_a_progress_bar(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.truc"
+    empty.write_text("", "utf-8")
+    command = ["import", str(empty), "--out", str(tmp_path / "d")]
+    result = subprocess.run(
+        [sys.executable, "-c", "from pipeline.cli import main; main()", *command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == f'error: {empty}: no game found: a game begins with its tags, [Variant "catalan"]\n'
+
+
 def test_check_lists_every_invalid_game_and_exits_1(tmp_path: Path) -> None:
     """``truc check`` prints each problem (file:line: the line, the rule) and a count; writes nothing."""
     valid, mixed = HISTORIES / "valid" / "two_players.truc", HISTORIES / "mixed" / "skip_invalid.truc"
