@@ -406,19 +406,27 @@ def player_results(t: Tables) -> pl.DataFrame:
     answers = (
         _faced_raise(t).group_by(seat).agg(pl.len().alias("facing"), count(pl.col("verb") == "fold").alias("folds"))
     )
+    # results once per hand and side a player sat for (partners share them), raises and folds per seat
+    results = (
+        seat_hands.unique([*HAND, "team", "player"])
+        .group_by([*GROUP, "player"])
+        .agg(
+            count(pl.col("decided")).alias("decided"),
+            count(pl.col("won")).alias("wins"),
+            pl.col("net").mean().alias("mean_net_points"),
+        )
+    )
     per_player = (
         seat_hands.join(raises, on=seat, how="left")
         .join(answers, on=seat, how="left")
         .group_by([*GROUP, "player"])
         .agg(
             pl.len().cast(pl.Int64).alias("hands"),
-            count(pl.col("decided")).alias("decided"),
-            count(pl.col("won")).alias("wins"),
-            pl.col("net").mean().alias("mean_net_points"),
             pl.col("raises").fill_null(0).sum().cast(pl.Int64).alias("raises"),
             pl.col("facing").fill_null(0).sum().cast(pl.Int64).alias("facing"),
             pl.col("folds").fill_null(0).sum().cast(pl.Int64).alias("folds"),
         )
+        .join(results, on=[*GROUP, "player"], how="inner")
     )
     result = per_player.with_columns(
         *rate_with_interval("wins", "decided", "win_rate"),

@@ -3,22 +3,24 @@
 --
 -- Grain: one row per (variant, players, player). `player` is the seat's `player` (an imported game's
 -- SeatN name), else its `policy` (a simulated seat's bot, e.g. "random"), else '?'.
--- Population: seat-hands (rows of seats); a name or a bot counts once per hand it sat at a seat.
--- Partners share their team's wins and points: in team games they differ only by their own raises and
--- folds.
+-- Population: seat-hands (rows of seats) for the raises and folds: a name or a bot counts once per hand
+-- and seat it sat at. Side-hands for the results: once per hand and side it played for, since partners
+-- share their side's result. Two partners with one bot are one result, not two (counting them twice
+-- halved the interval's width for no new information); a bot on both sides of a hand (4-player games of
+-- one bot against itself) wins one of its two side-hands.
 --
 -- Columns
 --   variant, players           the games' variant and player count
 --   player                     the seat's player name, else its policy, else '?'
 --   hands                      seat-hands (the sample size of the raise and fold columns)
---   decided                    those in hands with a winner (winner_team null left out: void hands, a
---                              3-player fortial passed)
---   wins                       decided seat-hands whose seat's team is the hand's winner_team
+--   decided                    side-hands in hands with a winner (winner_team null left out: void hands,
+--                              a 3-player fortial passed)
+--   wins                       decided side-hands whose side is the hand's winner_team
 --   win_rate                   wins / decided (NULL when decided = 0)
 --   ci_low, ci_high            its 95% Wilson interval
---   mean_net_points            over the decided seat-hands: points of the seat's side - mean points of the
---                              other sides (with 2 sides: the other team's points), in the variant's
---                              per-hand unit
+--   mean_net_points            over the decided side-hands: points of the side - mean points of the other
+--                              sides (with 2 sides: the other team's points), in the variant's per-hand
+--                              unit
 --   raises                     rows of events with kind = 'raise' made by the seat: the raise ladders,
 --                              the trut, French raises (envit calls, kind = 'envit', are not counted)
 --   raises_per_hand            raises / hands
@@ -42,6 +44,7 @@ seat_hands as (
         seats.game_id,
         seats.hand_no,
         seats.seat,
+        seats.team,
         games.variant,
         games.players,
         coalesce(seats.player, seats.policy, '?') as player,
@@ -76,19 +79,37 @@ answers as (
     group by dataset, game_id, hand_no, seat
 ),
 
+side_hands as (
+    select distinct dataset, game_id, hand_no, team, variant, players, player, decided, won, net_points
+    from seat_hands
+),
+
+results as (
+    select
+        variant,
+        players,
+        player,
+        count(*) filter (where decided) as decided,
+        count(*) filter (where won) as wins,
+        avg(net_points) as mean_net_points
+    from side_hands
+    group by variant, players, player
+),
+
 per_player as (
     select
         seat_hands.variant,
         seat_hands.players,
         seat_hands.player,
         count(*) as hands,
-        count(*) filter (where seat_hands.decided) as decided,
-        count(*) filter (where seat_hands.won) as wins,
-        avg(seat_hands.net_points) as mean_net_points,
+        any_value(results.decided) as decided,
+        any_value(results.wins) as wins,
+        any_value(results.mean_net_points) as mean_net_points,
         coalesce(sum(raises.raises), 0) as raises,
         coalesce(sum(answers.facing), 0) as facing,
         coalesce(sum(answers.folds), 0) as folds
     from seat_hands
+    inner join results using (variant, players, player)
     left join raises using (dataset, game_id, hand_no, seat)
     left join answers using (dataset, game_id, hand_no, seat)
     group by seat_hands.variant, seat_hands.players, seat_hands.player

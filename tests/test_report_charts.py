@@ -933,16 +933,24 @@ def test_players_chart_draws_each_ones_win_rate_within_its_variant() -> None:
 
 def test_players_sentences_rank_them_and_say_when_the_intervals_part() -> None:
     assert summary.player_results(PLAYER_ROWS) == [
-        "In 2-player catalan, decided seat-hands won: threshold raise_at=0.7 56% (560/1,000; 95% interval "
-        "52.9%\u201359.0%) and threshold raise_at=0.8 44% (440/1,000; 95% interval 41.0%\u201347.1%); "
-        "threshold raise_at=0.7 does better than threshold raise_at=0.8: their intervals do not overlap.",
-        "In 3-player trut, decided seat-hands won: Odile 35% (70/200; 95% interval 28.7%\u201341.8%) and "
-        "Baptiste 32% (65/200; 95% interval 26.4%\u201339.3%); no clear difference: the intervals of the best "
-        "and the worst overlap.",
-        "In 4-player trut, decided seat-hands won: random 50% (100/200; 95% interval 43.1%\u201356.9%) and "
-        "threshold 50% (100/200; 95% interval 43.1%\u201356.9%); no clear difference: the intervals of the "
-        "best and the worst overlap. Partners share their team's results.",
+        "In 2-player catalan, decided hands won: threshold raise_at=0.7: 56% (560/1,000; 95% interval "
+        "52.9%\u201359.0%) and threshold raise_at=0.8: 44% (440/1,000; 95% interval 41.0%\u201347.1%); "
+        "threshold raise_at=0.7 wins more of its hands than threshold raise_at=0.8: their intervals do not "
+        "overlap.",
+        "In 3-player trut, decided hands won: Odile: 35% (70/200; 95% interval 28.7%\u201341.8%) and "
+        "Baptiste: 32% (65/200; 95% interval 26.4%\u201339.3%); no clear difference: the intervals of the "
+        "best and the worst overlap.",
+        "In 4-player trut, decided hands won: random: 50% (100/200; 95% interval 43.1%\u201356.9%) and "
+        "threshold: 50% (100/200; 95% interval 43.1%\u201356.9%); no clear difference: the intervals of the "
+        "best and the worst overlap. Partners share their side's result, counted once a hand.",
     ]
+    # the one that wins more hands but nets fewer points (it folds cheap hands, loses raised ones): said
+    losing = PLAYER_ROWS.with_columns(
+        pl.when(pl.col("player") == "threshold raise_at=0.7").then(-0.12).otherwise(0.12).alias("mean_net_points")
+    )
+    assert summary.player_results(losing)[0].endswith(
+        "their intervals do not overlap, yet it nets fewer points a hand (-0.12 against +0.12)."
+    )
     assert summary.player_results(PLAYER_ROWS.filter(pl.col("player") != "Odile").head(3)) == [
         summary.player_results(PLAYER_ROWS)[0]
     ]  # a setting left with one player gives no sentence

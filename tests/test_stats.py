@@ -85,7 +85,7 @@ class Dataset:
         hand_no: int,
         *strength_pct: float | None,
         envit: tuple[int | None, ...] = (),
-        names: tuple[str, ...] = (),
+        names: tuple[str | None, ...] = (),
     ) -> None:
         for seat, pct in enumerate(strength_pct):
             strength = None if pct is None else pct / 2
@@ -480,6 +480,23 @@ def test_player_results(tmp_path: Path) -> None:
     assert (result[0]["ci_low"], result[0]["ci_high"]) == (approx(0.094531), approx(0.905469))
 
 
+def test_player_results_count_a_side_once_per_hand_however_many_partners_share_it(tmp_path: Path) -> None:
+    # 4 players: Anna and Berta are partners (team 0); seats 1 and 3 are both the bot "test" (team 1).
+    # Partners share one result: counting each seat would double the sample, and halve nothing real.
+    d = Dataset()
+    d.game(0, players=4)
+    for hand_no, winner in ((1, 0), (2, 1), (3, 0)):
+        d.hand(0, hand_no, winner=winner, points=(1, 0) if winner == 0 else (0, 1))
+        d.seats(0, hand_no, 0.5, 0.5, 0.5, 0.5, names=("Anna", None, "Berta", None))  # seats 1, 3: their policy
+    result = {r["player"]: r for r in rows(stats.compute("player_results", d.write(tmp_path / "data")))}
+    assert {name: (r["hands"], r["decided"], r["wins"]) for name, r in result.items()} == {
+        "Anna": (3, 3, 2),
+        "Berta": (3, 3, 2),
+        "test": (6, 3, 1),  # two seats a hand, one side-hand a hand
+    }
+    assert result["test"]["mean_net_points"] == approx(-1 / 3)
+
+
 # --- raise_rates ----------------------------------------------------------------------------------------
 
 
@@ -633,12 +650,15 @@ def check_invariants(data: Path) -> None:
     assert raises["count"].sum() == chosen.height  # every raise but the trut d'office, which is no choice
     assert (raises["count"] <= raises["chances"]).all()
 
-    # every seat-hand counts once, under one player; every raise and answer once, with its seat
+    # every seat-hand counts once, under one player, and every side-hand once per player on that side;
+    # every raise and answer once, with its seat
     players = frames["player_results"]
     seats = pl.read_parquet(store.table_glob(data, "seats"))
     assert players["hands"].sum() == seats.height
     seat_hands = seats.join(hands.select("game_id", "hand_no", "winner_team"), on=["game_id", "hand_no"])
-    assert players["decided"].sum() == seat_hands.filter(pl.col("winner_team").is_not_null()).height
+    named = seat_hands.with_columns(pl.coalesce("player", "policy", pl.lit("?")).alias("name"))
+    side_hands = named.filter(pl.col("winner_team").is_not_null()).unique(["game_id", "hand_no", "team", "name"])
+    assert players["decided"].sum() == side_hands.height
     assert players["raises"].sum() == events.filter(pl.col("kind") == "raise").height
     assert players["facing"].sum() == overall["facing"].sum()
     assert players["folds"].sum() == overall["folds"].sum()

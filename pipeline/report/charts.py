@@ -969,8 +969,9 @@ def void_hands(frame: pl.DataFrame) -> alt.FacetChart:
 
 
 def player_results(frame: pl.DataFrame) -> alt.FacetChart:
-    """How often each player or bot compared in a setting won its decided seat-hands (``compared_players``
-    keeps the settings with two or more and names their bots briefly), against an even share."""
+    """How often each player or bot compared in a setting won its decided hands, once a hand per side it
+    sat for (``compared_players`` keeps the settings with two or more and names their bots briefly),
+    against an even share."""
     df = conform(PLAYERS, frame)
     long = df.select(
         "variant",
@@ -989,8 +990,8 @@ def player_results(frame: pl.DataFrame) -> alt.FacetChart:
         long,
         x="player",
         x_title="Player or bot",
-        y_title="Decided seat-hands won",
-        title="Players and bots: seat-hands won",
+        y_title="Decided hands won",
+        title="Players and bots: hands won",
         **_even_share_lines(long, ", an even share"),
         extra_tooltip=[
             alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.3f"),

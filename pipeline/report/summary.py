@@ -619,9 +619,9 @@ def void_hands(frame: pl.DataFrame, units: Units = None) -> list[str]:
 
 
 def player_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
-    """Each compared player's or bot's share of its decided seat-hands, best first, and whether the best's
-    and the worst's intervals overlap. Partners share their team's results, which the sentence says in
-    team games."""
+    """Each compared player's or bot's share of its decided hands (once a hand per side it sat for), best
+    first, and whether the best's and the worst's intervals overlap; when the one that wins more hands
+    nets fewer points, the sentence says so."""
     df = conform(PLAYERS, frame)
     out: list[str] = []
     for (variant, players), rows in _groups(df):
@@ -630,7 +630,7 @@ def player_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
             continue
         rows.sort(key=lambda row: (-row["win_rate"], row["player"]))
         each = [
-            f"{row['player']} {fmt_pct(row['win_rate'])} ({count_label(row['wins'], row['decided'])}; 95% "
+            f"{row['player']}: {fmt_pct(row['win_rate'])} ({count_label(row['wins'], row['decided'])}; 95% "
             f"interval {interval_label(row['ci_low'], row['ci_high'])})"
             for row in rows
         ]
@@ -639,12 +639,15 @@ def player_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
             not is_missing(best["ci_low"]) and not is_missing(worst["ci_high"]) and best["ci_low"] > worst["ci_high"]
         )
         verdict = (
-            f"{best['player']} does better than {worst['player']}: their intervals do not overlap"
+            f"{best['player']} wins more of its hands than {worst['player']}: their intervals do not overlap"
             if apart
             else "no clear difference: the intervals of the best and the worst overlap"
         )
-        shared = " Partners share their team's results." if players in (4, 6) else ""
-        out.append(f"In {setting_phrase(variant, players)}, decided seat-hands won: {_join(each)}; {verdict}.{shared}")
+        points = best["mean_net_points"], worst["mean_net_points"]
+        if apart and not any(is_missing(p) for p in points) and points[0] < points[1]:
+            verdict += f", yet it nets fewer points a hand ({points[0]:+.2f} against {points[1]:+.2f})"
+        shared = " Partners share their side's result, counted once a hand." if players in (4, 6) else ""
+        out.append(f"In {setting_phrase(variant, players)}, decided hands won: {_join(each)}; {verdict}.{shared}")
     return out
 
 
