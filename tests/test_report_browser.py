@@ -189,6 +189,10 @@ def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportRe
     assert sections[-1] == "player_results"
     players = page.split('<section id="stat-player_results">', 1)[1].split("</section>", 1)[0]
     assert "Players and bots" in players and "random" in players
+    # under a part of their own (they sat under "Variant by variant", whose text did not fit them)
+    assert page.index(">Who played<") < page.index('<section id="stat-player_results">')
+    assert page.index(">Who played<") > page.index('<section id="stat-void_hands">')
+    assert '<nav><ul><li><a href="#summary">Findings</a></li>' in page
     assert "threshold raise_at=0.8 call_at=0.6 bluff=0.05" in players and "nocut" not in players
 
 

@@ -389,8 +389,8 @@ def test_mano_advantage_sentences() -> None:
         }
     )
     assert summary.mano_advantage(frame) == [
-        "In 2-player catalan, the eldest hand's team won 55% of hands (760/1,380; 95% interval "
-        "52.4%\u201357.7%): an advantage. It scored 0.20 more points per hand than the other team.",
+        "In 2-player catalan, the eldest won 55% of hands (760/1,380; 95% interval "
+        "52.4%\u201357.7%): an advantage. It scored 0.20 more points per hand than the other player.",
         "In 4-player catalan, the eldest hand's team won 50% of hands (1,000/2,000; 95% interval "
         "47.8%\u201352.2%): no clear advantage either way. It scored 0.05 fewer points per hand than the "
         "other team.",
@@ -412,7 +412,7 @@ def test_strength_curve_sentence_uses_the_extreme_deciles_with_data() -> None:
         }
     )
     assert summary.strength_curve(frame) == [
-        "In 2-player catalan, a seat's team won 20% of hands with the weakest hands (decile 2, 100/500) "
+        "In 2-player catalan, a player won 20% of hands with the weakest hands (decile 2, 100/500) "
         "and 90% with the strongest (decile 10, 360/400)."
     ]
 
@@ -688,7 +688,7 @@ def test_three_players_alone_are_not_called_teams() -> None:
     ]
     assert three and not [s for s in three if "team" in s or "the other side" in s], three
     assert any("for the two players who lost it together)." in s for s in three), three
-    assert any("a seat's side won" in s for s in three), three
+    assert any("a player won" in s for s in three), three
 
 
 def test_mano_advantage_against_one_third_with_three_players() -> None:
@@ -707,7 +707,7 @@ def test_mano_advantage_against_one_third_with_three_players() -> None:
         }
     )
     assert summary.mano_advantage(frame) == [
-        "In 3-player trut, the eldest hand's player won 40% of hands (400/1,000; 95% interval 37.0%\u201343.0%): "
+        "In 3-player trut, the eldest won 40% of hands (400/1,000; 95% interval 37.0%\u201343.0%): "
         "an advantage against an even share of 1/3. It scored 0.30 more petits per hand than each other "
         "player on average."
     ]
@@ -820,19 +820,21 @@ def test_envit_trut_french_and_void_sentences() -> None:
     ]
     void = pl.DataFrame(
         {
-            "variant": ["catalan", "french"],
-            "players": [4, 2],
-            "hands": [500, 400],
-            "void_hands": [0, 12],
-            "void_rate": [0.0, 0.03],
-            "ci_low": [0.0, 0.017],
-            "ci_high": [0.0076, 0.052],
+            "variant": ["catalan", "french", "trut"],
+            "players": [4, 2, 2],
+            "hands": [500, 400, 300],
+            "void_hands": [0, 12, 0],
+            "void_rate": [0.0, 0.03, 0.0],
+            "ci_low": [0.0, 0.017, 0.0],
+            "ci_high": [0.0076, 0.052, 0.0126],
         }
     )
+    # catalan cannot have a void hand (RULES.md: all tied goes to the eldest); trut can and had none
     assert summary.void_hands(void) == [
-        "In 4-player catalan, no hand was void (0/500).",
+        "In 4-player catalan, no hand can be void: when every trick is tied, the eldest's side wins.",
         "In 2-player french, 3.0% of hands were void: their tricks decided nothing "
         "(12/400; 95% interval 1.7%\u20135.2%).",
+        "In 2-player trut, no hand was void (0/300).",
     ]
 
 

@@ -773,8 +773,8 @@ ENVIT_ROWS = {
     "accepted": "Calls accepted, by rung",
     "folded": "Calls folded to, by rung",
     "raised": "Calls raised, by rung",
-    "caller_won": "Opening caller's side won the envit, by his envit value",
-    "caller_won_accepted": "The same, envits accepted (values compared)",
+    "caller_won": "Caller's side won the envit, by his value",
+    "caller_won_accepted": "The same, envits accepted",
     "bluff": "Calls that were bluffs, by rung",
     "bluff_folded": "Bluffs folded to, by rung",
     "bluff_won": "Bluffs whose side won the envit, by rung",
@@ -807,7 +807,7 @@ def envit(frame: pl.DataFrame) -> alt.FacetChart:
 
 TRUT_ROWS = {
     "trut": "Hands with a trut, where one is a choice",
-    "fold_by_position": "Folds facing a trut, by answerer (1st = nearest the eldest)",
+    "fold_by_position": "Folds facing a trut, by answerer",
     "timing": "When truts were made",
     "timing 1": "When truts were made in trick 1",
     "timing 2": "When truts were made in trick 2",

@@ -269,6 +269,10 @@ VARIANT_UNITS: dict[str, str] = {
 }
 """``games.unit`` of each variant, for frames that do not carry it."""
 
+NEVER_VOID: frozenset[str] = frozenset({"catalan", "valencian"})
+"""The variants whose hands are never void: when every trick is tied the eldest's side wins (RULES.md
+`catalan` and `valencian`; docs/data.md `tie_rule` `all_tied_eldest`)."""
+
 
 def conform(name: str, frame: pl.DataFrame) -> pl.DataFrame:
     """Return ``frame`` with every contract column of statistic ``name`` present and NaN turned to null.

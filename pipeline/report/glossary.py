@@ -103,6 +103,11 @@ TERMS: tuple[Term, ...] = (
         "turn; the opponents answer one by one from the eldest, and one that sees (accepts) is enough.",
     ),
     Term(
+        "1st, 2nd, 3rd answerer",
+        TRUT_FAMILY,
+        "The truter's opponents in the order they answer a trut: the 1st is the one nearest the eldest in play order.",
+    ),
+    Term(
         "fortial",
         frozenset({"trut"}),
         "A side one petit from the game (6 longs and 2 petits) is au fortial: after the deal it looks at its "

@@ -354,20 +354,27 @@ def _table(frame: pl.DataFrame) -> str:
 _PARTS = {
     "every": (
         "Every variant",
-        "Each statistic below is drawn for every variant in the datasets: one column of the chart per variant, "
-        "one colour per player count.",
+        "Each statistic below is drawn for every variant in the datasets: a panel per variant (or per "
+        "variant and stake, or measure), wrapped into rows when they do not fit one, a colour per player count.",
     ),
     "specific": (
         "Variant by variant",
         "What only some variants play (void hands: every variant): shown only when the datasets hold it.",
     ),
+    "players": (
+        "Who played",
+        "Who sat at the table: each named player, or each bot, where a setting has two or more to compare.",
+    ),
 }
 
 
 def _part_of(name: str) -> str:
-    """The part of the page a statistic belongs to: ``comparison``, ``every``, ``specific`` or ``other``."""
+    """The part of the page a statistic belongs to: ``comparison``, ``every``, ``specific``, ``players`` or
+    ``other``."""
     if name == COMPARISON:
         return "comparison"
+    if name == PLAYERS:
+        return "players"
     if name in STATISTICS:
         return "every"
     return "specific" if name in SPECIFIC else "other"
@@ -641,7 +648,7 @@ counted in each variant's own unit (points in catalan and french, stones in vale
 family, where a long counts 3) and never compared across variants.</p>
 {_terms(settings)}
 {"".join(f'<p class="note">Note: {_esc(note)}.</p>' for note in notes)}
-<nav><ul>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
+<nav><ul><li><a href="#summary">Findings</a></li>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
 </header>
 <section id="summary">
 <h2>Findings</h2>

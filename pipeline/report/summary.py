@@ -17,6 +17,7 @@ import polars as pl
 
 from pipeline.report.frames import (
     ALL_STATISTICS,
+    NEVER_VOID,
     NO_CHOICE_SPECIALS,
     PLAYERS,
     conform,
@@ -116,7 +117,7 @@ def first_trick_value(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 )
             pts_won, pts_lost = row["mean_points_won_first"], row["mean_points_lost_first"]
             if not is_missing(pts_won) and not is_missing(pts_lost):
-                side = "A player" if players == 3 else "A team"
+                side = "A player" if players in (2, 3) else "A team"
                 text += (
                     f" {side} scored {fmt_points(pts_won)} {unit_word(variant, units)} a hand on average after "
                     f"winning it and "
@@ -145,9 +146,9 @@ def mano_advantage(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 verdict = "no clear advantage either way"
             if players == 3:
                 verdict += " against an even share of 1/3"
-            side = "player" if players == 3 else "team"
+            eldest = "the eldest" if players in (2, 3) else "the eldest hand's team"
             text = (
-                f"In {setting_phrase(variant, players)}, the eldest hand's {side} won {fmt_pct(row['win_rate'])} "
+                f"In {setting_phrase(variant, players)}, {eldest} won {fmt_pct(row['win_rate'])} "
                 f"of hands ({count_label(row['eldest_wins'], row['hands'])}; 95% interval "
                 f"{interval_label(low, high)}): {verdict}."
             )
@@ -157,10 +158,15 @@ def mano_advantage(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 diff = None if is_missing(eldest) or is_missing(other) else eldest - other
             if not is_missing(diff):
                 more = "more" if diff >= 0 else "fewer"
-                other = "each other player on average" if players == 3 else "the other team"
+                other = {2: "the other player", 3: "each other player on average"}.get(players, "the other team")
                 text += f" It scored {fmt_points(abs(diff))} {more} {unit_word(variant, units)} per hand than {other}."
             out.append(text)
     return out
+
+
+def _seat_side(players: int) -> str:
+    """Who wins a hand for a seat: the player himself when each plays alone, else his team."""
+    return "a player" if players in (2, 3) else "a player's team"
 
 
 def strength_curve(frame: pl.DataFrame, units: Units = None) -> list[str]:
@@ -173,7 +179,7 @@ def strength_curve(frame: pl.DataFrame, units: Units = None) -> list[str]:
             continue
         weak, strong = known[0], known[-1]
         out.append(
-            f"In {setting_phrase(variant, players)}, a seat's {'side' if players == 3 else 'team'} won "
+            f"In {setting_phrase(variant, players)}, {_seat_side(players)} won "
             f"{fmt_pct(weak['p_win'])} of hands "
             f"with the weakest hands (decile {weak['decile']}, {count_label(weak['wins'], weak['n'])}) "
             f"and {fmt_pct(strong['p_win'])} with the strongest (decile {strong['decile']}, "
@@ -607,7 +613,9 @@ def void_hands(frame: pl.DataFrame, units: Units = None) -> list[str]:
         if not _has_rate(row, "void_rate", "hands"):
             continue
         where = f"In {setting_phrase(variant, players)}"
-        if not row["void_hands"]:
+        if not row["void_hands"] and variant in NEVER_VOID:
+            out.append(f"{where}, no hand can be void: when every trick is tied, the eldest's side wins.")
+        elif not row["void_hands"]:
             out.append(f"{where}, no hand was void (0/{fmt_int(row['hands'])}).")
         else:
             out.append(
