@@ -125,9 +125,11 @@ def main_options(
 
 
 def _pairs(values: list[str], what: str) -> dict[str, str]:
+    """``KEY=VALUE`` items as a dict; keys read in any case, as the ``Options`` tag of a history reads them."""
     result: dict[str, str] = {}
     for item in values:
         key, sep, value = (part.strip() for part in item.partition("="))
+        key = key.lower()
         if not sep or not key or not value:
             _fail(f"{what} {item!r} is not of the form key=value")
         if key in result:
@@ -461,13 +463,15 @@ def report(
         typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to pool several; required."),
     ] = [],  # noqa: B006
     title: Annotated[str, typer.Option(metavar="TEXT", help="The page's title and heading.")] = "Truc Lab report",
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress lines.")] = False,
 ) -> None:
     """Write the strategy report: an offline HTML page with a chart per statistic, PNG and SVG too."""
     from pipeline.report.page import build_report
 
     if not data:
         _fail("--data is required")
-    result = build_report(data, out, progress=lambda step: typer.echo(step, err=True), title=title)
+    progress = None if quiet else (lambda step: typer.echo(step, err=True))
+    result = build_report(data, out, progress=progress, title=title)
     typer.echo(f"report written to {result.html}")
 
 

@@ -165,6 +165,21 @@ def test_an_output_under_a_file_is_one_line_naming_the_file(command: str, tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
 
 
+def test_report_quiet_prints_only_its_result_and_option_keys_are_read_in_any_case(
+    tmp_path: Path, sim_dataset_2p: Path
+) -> None:
+    quiet = run("report", "--data", str(sim_dataset_2p), "--out", str(tmp_path / "r"), "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert quiet.stdout == f"report written to {tmp_path / 'r' / 'index.html'}\n"
+    # --option keys in any case, as the Options tag reads them; a key given twice in two cases is refused
+    upper = run("simulate", "--games", "2", "--option", "Players=2", "--option", "SIGNALS = off", "--quiet",
+                "--out", str(tmp_path / "d"))  # fmt: skip
+    assert upper.exit_code == 0, upper.output
+    assert json.loads((tmp_path / "d" / "manifest.json").read_text())["options"]["players"] == "2"
+    twice = run("simulate", "--option", "players=4", "--option", "PLAYERS=2", "--out", str(tmp_path / "e"))
+    assert twice.exit_code == 1 and "--option players is given twice" in twice.output
+
+
 def test_export_to_standard_output_and_over_an_existing_file(tmp_path: Path, sim_dataset_2p: Path) -> None:
     """``--out -`` writes the text on stdout and the count on stderr; an existing file needs --overwrite."""
     out = tmp_path / "games.truc"
