@@ -65,7 +65,7 @@ def _describe(folder: Path) -> pl.DataFrame:
         )
         .sort(["variant", "players", "options"])
     )
-    seed = manifest.get("seed") if manifest.get("kind") == "simulation" else None
+    seed = manifest.get("seed") if manifest.get("kind") == store.SIMULATION else None
     return groups.with_columns(
         pl.lit(_shown(folder)).alias("dataset"),
         pl.lit(_text(manifest.get("kind"))).alias("kind"),

@@ -26,7 +26,7 @@ from pipeline.engine.rules import Config
 from pipeline.playing import SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
-from pipeline.store import TABLES, atomic_dataset, new_batches, write_manifest, write_part
+from pipeline.store import SIMULATION, TABLES, atomic_dataset, new_batches, write_manifest, write_part
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.variants import get_variant
 
@@ -231,7 +231,7 @@ def simulate(
                     pool.join()
         seconds = time.perf_counter() - started
         manifest = {
-            "kind": "simulation",
+            "kind": SIMULATION,
             "command": spec.command,
             "variant": config.variant.name,
             "options": dict(config.options),

@@ -322,8 +322,10 @@ def _is_dataset(path: Path) -> bool:
 
 
 DATASET_ENTRIES: Final = frozenset({"manifest.json", *TABLES})
-MANIFEST_KINDS: Final = ("simulation", "import")
+SIMULATION: Final = "simulation"
+IMPORT: Final = "import"
 """The ``kind`` of the manifests that ``truc simulate`` and ``truc import`` write."""
+MANIFEST_KINDS: Final = (SIMULATION, IMPORT)
 
 
 def _replaceable_dataset(path: Path) -> bool:

@@ -96,23 +96,25 @@ results as (
     group by variant, players, player
 ),
 
-per_player as (
+per_seat as (
     select
         seat_hands.variant,
         seat_hands.players,
         seat_hands.player,
         count(*) as hands,
-        any_value(results.decided) as decided,
-        any_value(results.wins) as wins,
-        any_value(results.mean_net_points) as mean_net_points,
         coalesce(sum(raises.raises), 0) as raises,
         coalesce(sum(answers.facing), 0) as facing,
         coalesce(sum(answers.folds), 0) as folds
     from seat_hands
-    inner join results using (variant, players, player)
     left join raises using (dataset, game_id, hand_no, seat)
     left join answers using (dataset, game_id, hand_no, seat)
     group by seat_hands.variant, seat_hands.players, seat_hands.player
+),
+
+per_player as (
+    select *
+    from per_seat
+    inner join results using (variant, players, player)
 )
 
 select

@@ -42,6 +42,7 @@ from pipeline.history.writer import format_game, hand_from_record, seat_tag_inde
 from pipeline.names import counted
 from pipeline.rows import add_game
 from pipeline.store import (
+    IMPORT,
     SCHEMAS,
     TABLES,
     DatasetError,
@@ -331,7 +332,7 @@ def import_files(
         if rows.parts == 0 or len(rows.batches["games"]):
             rows.flush()
         manifest = {
-            "kind": "import",
+            "kind": IMPORT,
             "sources": sources.names,
             "skip_invalid": skip_invalid,
             "games": rows.games,

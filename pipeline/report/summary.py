@@ -117,7 +117,7 @@ def first_trick_value(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 )
             pts_won, pts_lost = row["mean_points_won_first"], row["mean_points_lost_first"]
             if not is_missing(pts_won) and not is_missing(pts_lost):
-                side = "A player" if players in (2, 3) else "A team"
+                side = "A player" if _alone(players) else "A team"
                 text += (
                     f" {side} scored {fmt_points(pts_won)} {unit_word(variant, units)} a hand on average after "
                     f"winning it and "
@@ -146,9 +146,9 @@ def mano_advantage(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 verdict = "no clear advantage either way"
             if players == 3:
                 verdict += " against an even share of 1/3"
-            eldest = "the eldest" if players in (2, 3) else "the eldest hand's team"
+            who = "the eldest" if _alone(players) else "the eldest hand's team"
             text = (
-                f"In {setting_phrase(variant, players)}, {eldest} won {fmt_pct(row['win_rate'])} "
+                f"In {setting_phrase(variant, players)}, {who} won {fmt_pct(row['win_rate'])} "
                 f"of hands ({count_label(row['eldest_wins'], row['hands'])}; 95% interval "
                 f"{interval_label(low, high)}): {verdict}."
             )
@@ -164,9 +164,9 @@ def mano_advantage(frame: pl.DataFrame, units: Units = None) -> list[str]:
     return out
 
 
-def _seat_side(players: int) -> str:
-    """Who wins a hand for a seat: the player himself when each plays alone, else his team."""
-    return "a player" if players in (2, 3) else "a player's team"
+def _alone(players: int) -> bool:
+    """Each plays alone (2 players, or 3 in Trut): the sentences speak of the player, not of his team."""
+    return players in (2, 3)
 
 
 def strength_curve(frame: pl.DataFrame, units: Units = None) -> list[str]:
@@ -178,8 +178,9 @@ def strength_curve(frame: pl.DataFrame, units: Units = None) -> list[str]:
         if len(known) < 2:
             continue
         weak, strong = known[0], known[-1]
+        who = "a player" if _alone(players) else "a player's team"
         out.append(
-            f"In {setting_phrase(variant, players)}, {_seat_side(players)} won "
+            f"In {setting_phrase(variant, players)}, {who} won "
             f"{fmt_pct(weak['p_win'])} of hands "
             f"with the weakest hands (decile {weak['decile']}, {count_label(weak['wins'], weak['n'])}) "
             f"and {fmt_pct(strong['p_win'])} with the strongest (decile {strong['decile']}, "
@@ -654,7 +655,7 @@ def player_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
         points = best["mean_net_points"], worst["mean_net_points"]
         if apart and not any(is_missing(p) for p in points) and points[0] < points[1]:
             verdict += f", yet it nets fewer points a hand ({points[0]:+.2f} against {points[1]:+.2f})"
-        shared = " Partners share their side's result, counted once a hand." if players in (4, 6) else ""
+        shared = "" if _alone(players) else " Partners share their side's result, counted once a hand."
         out.append(f"In {setting_phrase(variant, players)}, decided hands won: {_join(each)}; {verdict}.{shared}")
     return out
 
