@@ -18,9 +18,31 @@ from pathlib import Path
 from typing import Annotated, Any, Final, TypeVar
 
 import typer
+from typer.core import TyperArgument, TyperCommand
 
 from pipeline import __version__
 from pipeline.names import counted
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _NamedArgument(TyperArgument):
+    """An argument shown in help by its metavar alone: typer prints its Python type beside it
+    (``FILE <list[Path]>``), which tells a user nothing."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None if self.metavar else super().display_type_rich(ctx)
+
+
+class _Command(TyperCommand):
+    """A command whose arguments with a metavar are shown by it alone (``_NamedArgument``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _NamedArgument  # same fields, only the help line differs
+
 
 app = typer.Typer(
     name="truc",
@@ -31,7 +53,10 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain usage errors: one "Error: ..." line, no boxes
 )
 
-F = TypeVar("F", bound=Callable[..., Any])
+
+def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
+    """``app.command`` with this CLI's command class."""
+    return app.command(*args, cls=_Command, **kwargs)
 
 
 def _known_errors() -> tuple[type[BaseException], ...]:
@@ -138,7 +163,7 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
     return result
 
 
-@app.command(short_help="Variants, player counts, options, defaults.")
+@command(short_help="Variants, player counts, options, defaults.")
 @clean_errors
 def variants() -> None:
     """List the variants with their player counts, options and defaults."""
@@ -153,7 +178,7 @@ def variants() -> None:
             typer.echo(f"    --option {option.name}={values}  (default {option.default}): {option.help}")
 
 
-@app.command(short_help="Bots, their parameters, what each variant reads.")
+@command(short_help="Bots, their parameters, what each variant reads.")
 @clean_errors
 def policies() -> None:
     """List the policies (bots), their parameters with defaults, and the parameters each variant reads."""
@@ -163,7 +188,7 @@ def policies() -> None:
         typer.echo(line)
 
 
-@app.command(short_help="Play bots against each other into a dataset.")
+@command(short_help="Play bots against each other into a dataset.")
 @clean_errors
 def simulate(
     out: Annotated[
@@ -245,7 +270,7 @@ def simulate(
     )
 
 
-@app.command("import", short_help="Read .truc hand histories into a dataset.")
+@command("import", short_help="Read .truc hand histories into a dataset.")
 @clean_errors
 def import_(
     files: Annotated[
@@ -280,7 +305,7 @@ def import_(
     typer.echo(f"imported {counted(result.games, 'game')}, {counted(result.hands, 'hand')} to {out}")
 
 
-@app.command(short_help="Check .truc hand histories, writing nothing.")
+@command(short_help="Check .truc hand histories, writing nothing.")
 @clean_errors
 def check(
     files: Annotated[
@@ -306,7 +331,7 @@ def check(
         raise typer.Exit(1)
 
 
-@app.command(short_help="Write datasets as canonical .truc text.")
+@command(short_help="Write datasets as canonical .truc text.")
 @clean_errors
 def export(
     out: Annotated[
@@ -335,7 +360,7 @@ def export(
     typer.echo(f"exported {counted(count, 'game')} to {'standard output' if to_stdout else out}", err=to_stdout)
 
 
-@app.command(short_help="What each dataset holds.")
+@command(short_help="What each dataset holds.")
 @clean_errors
 def datasets(
     data: Annotated[
@@ -356,7 +381,7 @@ def datasets(
     typer.echo(render(describe_datasets(data), format))
 
 
-@app.command(short_help="List the statistics, or compute one.")
+@command(short_help="List the statistics, or compute one.")
 @clean_errors
 def stats(
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="Statistic to compute; omit to list them.")] = None,
@@ -411,7 +436,7 @@ def stats(
         typer.echo(f"note: {note}", err=True)
 
 
-@app.command(short_help="Run your own SQL over datasets.")
+@command(short_help="Run your own SQL over datasets.")
 @clean_errors
 def sql(
     query: Annotated[
@@ -452,7 +477,7 @@ def sql(
         )
 
 
-@app.command(short_help="Write the offline HTML strategy report.")
+@command(short_help="Write the offline HTML strategy report.")
 @clean_errors
 def report(
     out: Annotated[

@@ -26,7 +26,8 @@ COLUMNS: dict[str, type[pl.DataType]] = {
     "seed": pl.Int64,
     "created": pl.String,
 }
-"""``dataset``: the folder (relative to the working folder when inside it); ``kind``: ``simulation`` or
+"""``dataset``: the folder, written as the ``dataset`` column of ``truc sql`` and ``truc stats`` writes it (so a
+row can be picked there by it); ``kind``: ``simulation`` or
 ``import``; ``options``: every option, defaults included (``k=v k=v``); ``games``, ``complete``, ``hands``:
 the games, those played to their end, and their hands, counted in the ``games`` table; ``seed``: the run's
 seed (null for an import); ``created``: when the dataset was written (UTC, from its manifest)."""
@@ -37,13 +38,6 @@ def describe_datasets(data: Path | Sequence[Path]) -> pl.DataFrame:
     them) and per (variant, players, options) among its games, in the order the datasets are named.
     Raises ``store.DatasetError`` for a folder that is not a complete dataset."""
     return pl.concat([_describe(folder) for folder in store.dataset_folders(data)], how="vertical")
-
-
-def _shown(folder: Path) -> str:
-    try:
-        return str(folder.relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(folder)
 
 
 def _text(value: object) -> str | None:
@@ -67,7 +61,7 @@ def _describe(folder: Path) -> pl.DataFrame:
     )
     seed = manifest.get("seed") if manifest.get("kind") == store.SIMULATION else None
     return groups.with_columns(
-        pl.lit(_shown(folder)).alias("dataset"),
+        pl.lit(str(folder)).alias("dataset"),
         pl.lit(_text(manifest.get("kind"))).alias("kind"),
         pl.lit(seed if isinstance(seed, int) and -(2**63) <= seed < 2**63 else None, pl.Int64).alias("seed"),
         pl.lit(_text(manifest.get("created"))).alias("created"),

@@ -9,6 +9,7 @@ import pytest
 
 from pipeline.history import import_files
 from pipeline.inventory import COLUMNS, describe_datasets
+from pipeline.query import run_query
 from pipeline.store import DatasetError
 from pipeline.variants import VARIANTS
 
@@ -41,6 +42,16 @@ def test_an_import_mixing_variants_gives_a_row_per_variant_players_and_options(t
     assert {"catalan", "french", "trut", "trut-gatinaise", "trut-gatine", "valencian"} <= set(frame["variant"])
     keys = list(zip(frame["variant"], frame["players"], frame["options"], strict=True))
     assert keys == sorted(set(keys))  # one row each, in order
+
+
+def test_a_dataset_is_named_as_truc_sql_names_it_from_the_working_folder_too(
+    sim_all_variants: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user copies a dataset from ``truc datasets`` into ``where dataset = '...'``: it must match."""
+    monkeypatch.chdir(sim_all_variants)
+    named = set(describe_datasets(Path("."))["dataset"])
+    queried = run_query("select distinct dataset from games", Path("."))
+    assert queried is not None and named == set(queried["dataset"]) and len(named) > 1
 
 
 def test_a_folder_that_is_not_a_dataset_is_a_dataset_error(tmp_path: Path) -> None:
