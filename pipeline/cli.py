@@ -451,7 +451,7 @@ def sql(
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
     ] = "table",
     max_rows: Annotated[
-        int, typer.Option(metavar="N", min=0, help="Rows a table shows (0: every row); csv and json show every row.")
+        int, typer.Option(metavar="N", help="Rows a table shows (0: every row); csv and json show every row.")
     ] = 1000,
 ) -> None:
     """Run your own SQL over datasets: the tables are games, hands, seats and events, each with a dataset
@@ -461,6 +461,7 @@ def sql(
     from pipeline.stats import check_format
 
     check_format(format)
+    library.check_max_rows(max_rows)
     if not data:
         _fail("--data is required: the datasets to query")
     frame = library.run_query(library.query_text(query, file, sys.stdin), data)

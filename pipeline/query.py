@@ -98,11 +98,16 @@ def one_line(error: duckdb.Error) -> str:
     return " ".join(kept) or type(error).__name__
 
 
+def check_max_rows(max_rows: int) -> None:
+    """Raise ``QueryError`` for a row limit below 0 (0 shows every row), before any query runs."""
+    if max_rows < 0:
+        raise QueryError(f"--max-rows must be 0 (every row) or more, not {max_rows}")
+
+
 def render_result(frame: pl.DataFrame, format: str, max_rows: int = TABLE_ROWS) -> tuple[str, int]:
     """The result as text (``stats.render``) and how many rows it leaves out: a table shows its first
     ``max_rows`` rows (every row when ``max_rows`` is 0); CSV and JSON show every row."""
-    if max_rows < 0:
-        raise QueryError(f"--max-rows must be 0 (every row) or more, not {max_rows}")
+    check_max_rows(max_rows)
     if format != "table" or max_rows == 0 or frame.height <= max_rows:
         return render(frame, format), 0
     return render(frame.head(max_rows), format), frame.height - max_rows

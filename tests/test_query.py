@@ -180,4 +180,5 @@ def test_a_table_shows_its_first_rows_and_csv_or_json_every_row(sim_dataset_2p: 
     assert cli.exit_code == 0 and len(cli.stdout.splitlines()) == 2 + 3
     assert cli.stderr == f"note: the first 3 of {frame.height:,} rows; --max-rows 0 or --format csv shows every row\n"
     negative = runner.invoke(app, ["sql", "select 1", "--data", str(sim_dataset_2p), "--max-rows", "-1"])
-    assert negative.exit_code == 2 and "Invalid value for '--max-rows'" in negative.output
+    # refused as --games -5 is, before the query runs: one error line, exit 1
+    assert negative.exit_code == 1 and negative.stderr == "error: --max-rows must be 0 (every row) or more, not -1\n"
