@@ -54,7 +54,6 @@ def load(data: Path | Sequence[Path]) -> Tables:
             frames.append(frame)
         frame = pl.concat(frames, how="vertical")
         tables[name] = frame.with_columns(pl.col(c).cast(pl.Int64) for c in frame.columns if c in _INT64)
-    tables["games"] = tables["games"].with_columns(pl.col("sides").fill_null(2))
     return tables
 
 
@@ -623,7 +622,7 @@ def trut(t: Tables) -> pl.DataFrame:
         )
     )
     special = hands.filter(pl.col("special").is_not_null()).join(deciders, on=HAND, how="left")
-    void = pl.col("void").fill_null(pl.col("winner_team").is_null())
+    void = pl.col("void")
     for level, condition in (
         ("truted", pl.col("took").fill_null(False)),
         ("passed", pl.col("ended_by") == "pass"),
@@ -729,7 +728,7 @@ def french(t: Tables) -> pl.DataFrame:
 
 
 def void_hands(t: Tables) -> pl.DataFrame:
-    void = pl.col("void").fill_null(pl.col("winner_team").is_null())
+    void = pl.col("void")
     per_group = _hands(t).group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("hands"), count(void).alias("void_hands"))
     result = per_group.with_columns(*rate_with_interval("void_hands", "hands", "void_rate"))
     return _finish(result, GROUP, ["variant", "players", "hands", "void_hands", "void_rate", "ci_low", "ci_high"])
@@ -993,8 +992,12 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
                 )  # fmt: skip
         winner = 0 if score[0] >= score[1] else 1
         batches["games"].append(
-            (game_id, variant, players, "", seed * 1000 + game_id, 0, n_hands, True, winner, score[0],
-             score[1], "simulate")
+            full_row(store.GAMES, {
+                "game_id": game_id, "variant": variant, "players": players, "options": "",
+                "seed": seed * 1000 + game_id, "first_dealer": 0, "hands": n_hands, "complete": True,
+                "winner_team": winner, "score_team0": score[0], "score_team1": score[1], "source": "simulate",
+                "sides": 2,
+            })
         )  # fmt: skip
     for number, batches in enumerate(parts):
         store.write_part(root, number, batches)

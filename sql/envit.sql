@@ -42,7 +42,7 @@
 --   mean                       'stones' only: stones per hand; NULL elsewhere
 --
 -- Parameters
---   $bluff_below   double, default 20: an envit call by a seat whose envit value is below it is a bluff
+--   $bluff_below   double in [0, 40], default 20: an envit call by a seat whose envit value is below it is a bluff
 --                  (below 20 a seat holds no two cards of one suit: those are worth 20 plus two face
 --                  values, at least 24, or 23 with the twos).
 

@@ -17,8 +17,8 @@
 --       list of Parquet globs of that table, one per dataset folder, e.g.
 --       ['runs/a/hands/*.parquet', 'runs/b/hands/*.parquet'] (no default: required).
 --
--- Sides: 2 (two teams, or two players), or 3 in 3-player Trut (each player alone, team = seat). `sides`
--- is read as 2 where a dataset written before the column left it null. A side's points in a hand are
+-- Sides: 2 (two teams, or two players), or 3 in 3-player Trut (each player alone, team = seat). A side's
+-- points in a hand are
 -- points_team0, points_team1 or points_team2 (null with 2 sides).
 --
 -- Intermediate views (the only ones here with logic; every statistic reads them instead of redoing it)
@@ -79,7 +79,7 @@ select
     score_team0::bigint as score_team0,
     score_team1::bigint as score_team1,
     source::varchar as source,
-    coalesce(sides, 2)::bigint as sides,
+    sides::bigint as sides,
     score_team2::bigint as score_team2,
     unit::varchar as unit,
     match_no::bigint as match_no,

@@ -31,7 +31,7 @@
 --       'decider_won'      winner_team is the deciding side: the team of the hand's first trut, pass
 --                          or hold row (the side au fortial; the side that must trut, or that says
 --                          whether it holds); n counts only the hands that have such a row;
---       'void'             a void hand (hands.void, or winner_team null where void is null).
+--       'void'             a void hand (hands.void).
 --                              n = such hands (for 'decider_won': with a deciding side); count = those
 --                              meeting the level.
 --   measure 'hold'             level, trick_no NULL. n = hold and pass rows of hands whose special is
@@ -68,7 +68,7 @@ trut_hands as (
         hands.special,
         hands.ended_by,
         hands.winner_team,
-        coalesce(hands.void, hands.winner_team is null) as is_void
+        hands.void as is_void
     from stg_hands as hands
     inner join games using (dataset, game_id)
     where hands.petits_team0 is not null

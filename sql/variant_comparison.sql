@@ -15,8 +15,7 @@
 -- Columns
 --   variant, players           the games' variant and player count
 --   sides                      2, or 3 in 3-player Trut (max of games.sides)
---   unit                       what the games' scores count (games.unit: points, cames, longs); NULL
---                              for datasets written before the column
+--   unit                       what the games' scores count (games.unit: points, cames, longs)
 --   games                      complete games
 --   hands                      every hand of the group
 --   mean_hands_per_game        hands of the complete games / games (NULL when no complete game)

@@ -2,8 +2,7 @@
 -- so nobody scores it, except in 3-player Trut's void duel (the truter keeps the petit of the fold).
 --
 -- Grain: one row per (variant, players).
--- Population: every hand. A hand is void when hands.void is true; where void is null (a dataset
--- written before the column) when winner_team is null.
+-- Population: every hand. A hand is void when hands.void is true.
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -25,7 +24,7 @@ all_hands as (
     select
         games.variant,
         games.players,
-        coalesce(hands.void, hands.winner_team is null) as is_void
+        hands.void as is_void
     from stg_hands as hands
     inner join games using (dataset, game_id)
 ),

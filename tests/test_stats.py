@@ -34,7 +34,8 @@ def approx(value: float) -> Any:
 
 class Dataset:
     """A tiny dataset built by hand. Seat s is on team s % 2 (on side s with 3 players); events get their
-    seq in order of calls. Columns not named stay null (``sides`` null reads as 2)."""
+        seq in order of calls. ``games.sides`` is 2, or 3 with 3 players, and ``hands.void`` is whether the hand
+    has no winner, unless given; other columns not named stay null."""
 
     def __init__(self) -> None:
         self.batches = store.new_batches()
@@ -49,7 +50,7 @@ class Dataset:
         values = {
             "game_id": game_id, "variant": variant, "players": players, "options": "", "seed": game_id,
             "first_dealer": 0, "hands": 1, "complete": True, "winner_team": 0, "score_team0": 12,
-            "score_team1": 0, "source": "test", **({"sides": 3} if players == 3 else {}), **extra,
+            "score_team1": 0, "source": "test", "sides": 3 if players == 3 else 2, **extra,
         }  # fmt: skip
         self.batches["games"].append(full_row(store.GAMES, values))
 
@@ -75,7 +76,8 @@ class Dataset:
             "score_before_team1": 0, "stake": stake, "ended_by": ended_by, "winner_team": winner,
             "points_team0": points[0], "points_team1": points[1], "tricks_played": played,
             "trick1_winner": tricks[0], "trick2_winner": tricks[1], "trick3_winner": tricks[2],
-            "tie_rule": tie_rule, **({"points_team2": points[2]} if len(points) > 2 else {}), **extra,
+            "tie_rule": tie_rule, "void": winner is None, **({"points_team2": points[2]} if len(points) > 2 else {}),
+            **extra,
         }  # fmt: skip
         self.batches["hands"].append(full_row(store.HANDS, values))
 
