@@ -173,8 +173,8 @@ def test_mano_advantage_labels_wins_over_hands_and_marks_fifty_percent() -> None
     (row,) = chart_rows(spec)
     assert row["sample"] == "412/1,380"
     assert row["rate"] == pytest.approx(412 / 1380)
-    reference = [layer for layer in layers(spec) if layer["encoding"].get("y", {}).get("datum") == 0.5]
-    assert len(reference) == 1
+    assert row["even_share"] == 0.5
+    assert [value for value, _, _ in dashed_rules(spec)["catalan"]] == [pytest.approx(0.5)]
     domain = layers(spec)[0]["encoding"]["y"]["scale"]["domain"]
     assert domain[0] <= lo and domain[1] >= 0.5
 
@@ -635,17 +635,41 @@ def test_french_chart_shows_raise_sizes_in_order() -> None:
     assert {r["level_label"] for r in answers} == {"accepted", "folded", "raised back"}
 
 
-def test_three_player_games_get_a_one_third_reference() -> None:
+def test_each_panel_draws_the_even_shares_of_its_own_player_counts() -> None:
+    """1/3 (3-player Trut: three sides) only where 3-player games are drawn, 1/2 wherever 2, 4 or 6 players
+    are: the catalan panel of a report that also holds 3-player Trut shows 1/2 alone (it showed 1/3 too)."""
+    spec = charts.strength_curve(MULTI["strength_curve"]).to_dict()
+    width = spec["spec"]["width"]
+    drawn = {panel: sorted(rules) for panel, rules in dashed_rules(spec).items()}
+    assert drawn == {
+        "catalan": [(pytest.approx(0.5), 0, width)],
+        "french": [(pytest.approx(0.5), 0, width)],
+        "trut": [(pytest.approx(1 / 3), 0, width), (pytest.approx(0.5), 0, width)],  # 3 and 4 players
+        "valencian": [(pytest.approx(0.5), 0, width)],
+    }
+    assert "33% for 3 players, each alone (drawn only in the panels that have them)" in spec["title"]["subtitle"]
+    without_three = charts.strength_curve(MULTI["strength_curve"].filter(pl.col("players") != 3)).to_dict()
+    assert [value for rules in dashed_rules(without_three).values() for value, _, _ in rules] == [
+        pytest.approx(0.5)
+    ] * 4
+    assert without_three["title"]["subtitle"].endswith(" Dashed line: 50%, an even chance.")
+
+
+def test_the_eldest_s_even_share_is_drawn_over_its_own_player_count() -> None:
+    """Where x is the player count, each dashed even share covers that count's category only: in the trut
+    panel 1/3 over the 3-player point and 1/2 over the 4-player one, never 1/3 over a 4-player point."""
     spec = charts.mano_advantage(MULTI["mano_advantage"]).to_dict()
-    references = sorted(
-        layer["encoding"]["y"]["datum"] for layer in layers(spec) if "datum" in layer["encoding"].get("y", {})
+    colours = {colour: players for players, colour in charts.PLAYER_COLOURS.items()}
+    for panel, rules in dashed_rules(spec).items():
+        points = [(item["x"], colours[item["fill"]]) for item in marks_in_panel(spec, panel, "symbol")]
+        assert len(rules) == len(points), panel
+        for value, start, end in rules:
+            (players,) = [count for x, count in points if start <= x <= end]
+            assert value == pytest.approx(even_share(players)), (panel, players)
+    assert sorted(value for value, _, _ in dashed_rules(spec)["trut"]) == [pytest.approx(1 / 3), 0.5]
+    assert spec["title"]["subtitle"].endswith(
+        "Dashed lines: 50%, no advantage; 33% for 3 players, each alone (drawn over their points only)."
     )
-    assert references == [pytest.approx(1 / 3), 0.5]
-    assert "1/3 with 3 players" in spec["title"]["subtitle"]
-    two_player = charts.mano_advantage(MULTI["mano_advantage"].filter(pl.col("players") != 3)).to_dict()
-    assert [
-        layer["encoding"]["y"]["datum"] for layer in layers(two_player) if "datum" in layer["encoding"].get("y", {})
-    ] == [0.5]
 
 
 def test_stake_rows_are_named_only_when_every_variant_agrees() -> None:
@@ -926,9 +950,10 @@ def test_players_chart_draws_each_ones_win_rate_within_its_variant() -> None:
     odile = rows[("trut", 3, "Odile")]
     assert (odile["count"], odile["total"], odile["sample"]) == (70, 200, "70/200")
     assert odile["rate"] == pytest.approx(0.35)
-    assert "1/3 with 3 players" in spec["title"]["subtitle"]
-    dashed = [layer["encoding"]["y"]["datum"] for layer in layers(spec) if "datum" in layer["encoding"].get("y", {})]
-    assert dashed == [0.5, pytest.approx(1 / 3)]
+    assert "33% for 3 players, each alone (drawn over their bars only)" in spec["title"]["subtitle"]
+    dashed = {panel: sorted(value for value, _, _ in rules) for panel, rules in dashed_rules(spec).items()}
+    third, half = pytest.approx(1 / 3), pytest.approx(0.5)
+    assert dashed == {"catalan": [half, half], "trut": [third, third, half, half]}  # each player its own
     tooltips = {t["field"] for t in main["tooltip"]}
     assert {"mean_net_points", "raises_per_hand", "fold_rate"} <= tooltips
 
@@ -985,6 +1010,47 @@ def texts(node: dict[str, Any], role: str) -> list[str]:
     for child in node.get("items", []):
         found += texts(child, role)
     return found
+
+
+def panels(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The cells of a chart faceted by variant, by their variant: a wrapped chart titles each cell, a row
+    of columns names them in its column headers (matched by their offsets)."""
+    groups = scene(spec)
+    headers = {item["x"]: texts(item, "title-text")[0] for item in groups.get("column_header", [])}
+    return {headers.get(cell["x"]) or texts(cell, "title-text")[0]: cell for cell in groups["cell"]}
+
+
+def items_of(node: dict[str, Any], marktype: str) -> list[dict[str, Any]]:
+    """The items of the data marks of ``marktype`` anywhere under a scenegraph node."""
+    found: list[dict[str, Any]] = []
+    if node.get("marktype") == marktype and node.get("role") == "mark":
+        found += node.get("items", [])
+    for child in node.get("items", []):
+        found += items_of(child, marktype)
+    return found
+
+
+def marks_in_panel(spec: dict[str, Any], panel: str, marktype: str) -> list[dict[str, Any]]:
+    return items_of(panels(spec)[panel], marktype)
+
+
+def dashed_rules(spec: dict[str, Any]) -> dict[str, list[tuple[float, float, float]]]:
+    """Each panel's dashed rules as Vega draws them: (the value on the y axis, left end, right end); a rule
+    across the whole panel is drawn from its right edge."""
+    domain = layers(spec)[0]["encoding"]["y"]["scale"]["domain"]
+    height = spec["spec"]["height"]
+    drawn: dict[str, list[tuple[float, float, float]]] = {}
+    for panel, cell in panels(spec).items():
+        dashed = [rule for rule in items_of(cell, "rule") if rule.get("strokeDash")]
+        drawn[panel] = [
+            (
+                domain[0] + (1 - rule["y"] / height) * (domain[1] - domain[0]),
+                min(rule["x"], rule["x2"]),
+                max(rule["x"], rule["x2"]),
+            )
+            for rule in dashed
+        ]
+    return drawn
 
 
 def drawn_cells(spec: dict[str, Any], role: str = "mark") -> list[tuple[str, str, list[str]]]:

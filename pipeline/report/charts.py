@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import altair as alt
 import polars as pl
@@ -70,14 +70,14 @@ def _rate_axis(
     highs: Sequence[float | None],
     headroom: float,
     zero: bool = True,
-    include: float | None = None,
+    include: Sequence[float] = (),
 ) -> tuple[alt.Scale, alt.Axis]:
     """A y scale over round values spanning every interval, plus free space on top for the labels.
 
     With ``zero`` the scale starts at 0 (bars need it); otherwise it zooms on the intervals and
-    ``include`` (the reference line).
+    ``include`` (the reference lines).
     """
-    extra = [] if include is None else [include]
+    extra = list(include)
     top = max([h for h in highs if h is not None] + extra, default=1.0)
     bottom = 0.0 if zero else min([v for v in lows if v is not None] + extra, default=0.0)
     top = min(max(top, bottom + 0.01), 1.0)
@@ -109,9 +109,7 @@ def _rate_chart(
     offset: bool = True,
     line_filter: str | None = None,
     line_order: str | None = None,
-    reference: float | None = None,
-    reference_note: str = "",
-    extra_references: Sequence[float] = (),
+    even_share_note: str | None = None,
     extra_tooltip: Sequence[alt.Tooltip] = (),
     column: str | None = "variant",
     independent_x: bool = False,
@@ -122,14 +120,18 @@ def _rate_chart(
     ``ci_high``, ``count`` and ``total`` (or a ready ``sample`` label); rows with a null rate are left
     out of the drawing. ``offset`` places the player counts side by side within an x category;
     ``mark="point"`` draws points joined by a line over the rows passing ``line_filter`` (a Vega
-    expression), in the order of the numeric field ``line_order``. ``reference`` adds a dashed rule,
-    ``extra_references`` more of them (e.g. 1/3 beside 1/2 when 3-player games are drawn). ``column``
+    expression), in the order of the numeric field ``line_order``. ``even_share_note`` (", no advantage")
+    draws each panel's even shares as dashed rules and names them in the subtitle (``_even_share_layer``).
+    ``column``
     is the column facet (None: no columns, for charts whose x is the variant); ``independent_x`` gives
     every row its own x categories (rows measuring different things). With rows and columns, a grid that
     would be mostly empty is drawn as titled panels of its cells with data (``_sparse_panels``), and
     any other grid gets placeholders in its empty cells (``_complete_grid``).
     """
     data = _with_common(frame.filter(pl.col("rate").is_not_null()))
+    if even_share_note is not None:
+        data = data.with_columns(pl.col("players").map_elements(even_share, return_dtype=pl.Float64).alias(_EVEN_SHARE))
+    shares = sorted(data.get_column(_EVEN_SHARE).drop_nulls().unique().to_list()) if even_share_note is not None else []
     x_key = pl.col(x)
     if x_sort is not None:
         positions = {value: i for i, value in enumerate(x_sort)}
@@ -159,10 +161,11 @@ def _rate_chart(
         data.get_column("ci_high").to_list(),
         headroom,
         zero=mark == "bar",
-        include=reference,
+        include=shares,
     )
 
     x_field = f"{x}:{'N' if x_type == 'nominal' else 'O'}"
+    x_order: list[str] | str = list(x_sort) if x_sort is not None else "ascending"
     x_labels = data.get_column(x).unique().to_list()
     panels = _sparse_panels(data, row, column, variants, row_sort) if row is not None and column else None
     slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
@@ -173,7 +176,7 @@ def _rate_chart(
     x_enc = alt.X(
         x_field,
         title=x_title,
-        sort=list(x_sort) if x_sort is not None else "ascending",
+        sort=x_order,
         axis=alt.Axis(
             labelAngle=-25 if slant else 0,
             labelAlign="right" if slant else "center",
@@ -217,14 +220,9 @@ def _rate_chart(
     else:
         text = base.mark_text(align="center", baseline="bottom", dy=-4, fontSize=10)
     layers.append(text.encode(y="ci_high:Q", text="sample:N", color=alt.value(_TEXT_COLOR)))
-    for value in ([reference] if reference is not None else []) + list(extra_references):
-        layers.append(
-            alt.Chart()
-            .transform_filter("isValid(datum.rate)")  # not in a cell holding only a placeholder
-            .transform_aggregate(rows="count()")
-            .mark_rule(color="#888888", strokeDash=[5, 4])
-            .encode(y=alt.datum(value))
-        )
+    span = even_share_note is not None and _one_count_per_category(data, x)
+    if even_share_note is not None:
+        layers.append(_even_share_layer(x_field, x_order, span))
 
     if row is not None and column is not None:  # panels name their cell; a grid fills its empty cells
         if panels is not None:
@@ -247,13 +245,12 @@ def _rate_chart(
         if row
         else alt.Undefined
     )
-    dashed = [f"{v:.0%}" for v in ([reference] if reference is not None else []) + list(extra_references)]
     subtitle = (
         ("Bars show the rate, black lines" if mark == "bar" else "Points show the rate, lines")
         + " its 95% interval, labels count/sample size. Colour: player count."
         + (
-            f" Dashed {'lines' if len(dashed) > 1 else 'line'}: {' and '.join(dashed)}{reference_note}."
-            if dashed
+            _even_share_phrase(shares, even_share_note, f"{mark}s" if span else None)
+            if even_share_note is not None
             else ""
         )
     )
@@ -348,15 +345,49 @@ def _x_label_limit(labels: Sequence[object]) -> int:
     return int(min(420, max(220, longest * _CHAR_PX + 10)))
 
 
-def _even_share_lines(frame: pl.DataFrame, note: str) -> dict[str, Any]:
-    """``_rate_chart``'s dashed lines for an even share: 1/2, and 1/3 beside it when the frame has
-    3-player games (each plays alone), which ``note`` (", no advantage") is followed by."""
-    three = 3 in order_players(frame)
-    return {
-        "reference": 0.5,
-        "reference_note": note + (" (1/3 with 3 players, each alone)" if three else ""),
-        "extra_references": [even_share(3)] if three else [],
-    }
+_EVEN_SHARE = "even_share"
+"""The column of a drawn row's even share (``frames.even_share`` of its player count)."""
+
+
+def _one_count_per_category(data: pl.DataFrame, x: str) -> bool:
+    """Whether every x category holds one player count only (the eldest's advantage, whose x is the
+    player count), so that an even share can be drawn over its own category rather than the panel."""
+    if data.is_empty():
+        return False
+    return bool(data.group_by(x).agg(pl.col("players").n_unique()).get_column("players").max() == 1)
+
+
+def _even_share_layer(x_field: str, x_order: list[str] | str, span: bool) -> alt.Chart:
+    """Dashed rules at the even shares of the rows drawn in each panel, from the data faceted with it: a
+    panel of 2- and 4-player games shows 1/2 only, one holding 3-player Trut (three sides) 1/3 as well.
+    With ``span`` each rule covers only the x category of its player count (1/3 over the 3-player
+    point). Cells holding only a placeholder (null rate) get none."""
+    field = x_field.rsplit(":", 1)[0]
+    rule = (
+        alt.Chart()
+        .transform_filter("isValid(datum.rate)")
+        .transform_aggregate(rows="count()", groupby=[_EVEN_SHARE, *([field] if span else [])])
+        .mark_rule(color="#888888", strokeDash=[5, 4])
+        .encode(y=alt.Y(f"{_EVEN_SHARE}:Q"))
+    )
+    if span:
+        rule = rule.encode(x=alt.X(x_field, sort=x_order, bandPosition=0), x2=alt.X2(field, bandPosition=1))
+    return rule
+
+
+def _even_share_phrase(shares: Sequence[float], note: str, over: str | None) -> str:
+    """The subtitle's words for the dashed even shares, ``" Dashed line: 50%, no advantage."``, and where
+    3-player games (each plays alone) are drawn, where their 1/3 is: over their own ``over`` (``"points"``),
+    or in their panels only."""
+    if not shares:
+        return ""
+    third = ", ".join(f"{s:.0%}" for s in shares if s != 0.5)
+    if not third:
+        return f" Dashed line: 50%{note}."
+    where = f"drawn over their {over} only" if over else "drawn only in the panels that have them"
+    if 0.5 not in shares:
+        return f" Dashed line: {third}{note} for 3 players, each alone."
+    return f" Dashed lines: 50%{note}; {third} for 3 players, each alone ({where})."
 
 
 def _variants(frame: pl.DataFrame) -> list[str]:
@@ -519,7 +550,7 @@ def mano_advantage(frame: pl.DataFrame) -> alt.FacetChart:
         title="The eldest hand's advantage",
         mark="point",
         offset=False,
-        **_even_share_lines(long, ", no advantage"),
+        even_share_note=", no advantage",
         extra_tooltip=[
             alt.Tooltip("mean_points_eldest:Q", title="Mean points, eldest's side", format=".2f"),
             alt.Tooltip("mean_points_other:Q", title="Mean points, another side", format=".2f"),
@@ -636,7 +667,7 @@ def strength_curve(frame: pl.DataFrame) -> alt.FacetChart:
         mark="point",
         line_filter="true",
         line_order="decile",
-        **_even_share_lines(long, ", an even chance"),
+        even_share_note=", an even chance",
         extra_tooltip=[alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.2f")],
     )
 
@@ -992,7 +1023,7 @@ def player_results(frame: pl.DataFrame) -> alt.FacetChart:
         x_title="Player or bot",
         y_title="Decided hands won",
         title="Players and bots: hands won",
-        **_even_share_lines(long, ", an even share"),
+        even_share_note=", an even share",
         extra_tooltip=[
             alt.Tooltip("mean_net_points:Q", title="Mean net points per hand", format="+.3f"),
             alt.Tooltip("raises_per_hand:Q", title="Raises per hand", format=".2f"),
