@@ -316,7 +316,11 @@ def multi_variant_frames(seed: int = 11) -> dict[str, pl.DataFrame]:
 def with_french_stakes(frame: pl.DataFrame, top: int = 11) -> pl.DataFrame:
     """A frame by stake (raise rates, fold rates, bluffs) in which French Truc reaches every stake from 1 to
     ``top`` with the numbers of its own rows, as its raises of any size do, and the other variants keep
-    theirs: a grid of stakes by variants mostly empty."""
+    theirs: a grid of stakes by variants mostly empty. Each stake takes the rows of French Truc's lowest
+    (of each decision), so that no two rows share a stake and a mark."""
     french = frame.filter(pl.col("variant") == "french")
+    decisions = [column for column in ("decision",) if column in frame.columns]
+    lowest = pl.col("stake").min().over(decisions) if decisions else pl.col("stake").min()
+    french = french.filter(pl.col("stake") == lowest)
     stakes = [french.with_columns(stake=pl.lit(stake, pl.Int64)) for stake in range(1, top + 1)]
     return pl.concat([frame.filter(pl.col("variant") != "french"), *stakes], how="vertical_relaxed")

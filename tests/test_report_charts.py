@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import polars as pl
@@ -1126,3 +1127,82 @@ def test_a_row_of_variants_too_wide_for_a_page_wraps() -> None:
     assert width < 640 and spec["columns"] == 2 and 2 * (width + 60) <= 1100
     spec = charts.mano_advantage(SAMPLES["mano_advantage"]).to_dict()
     assert spec["facet"]["column"]["field"] == "variant" and "columns" not in spec
+
+
+def busy_trut(name: str) -> pl.DataFrame:
+    """``MULTI[name]`` with Trut at 2, 3, 4 and 6 players side by side (the 2- and 6-player rows copy the
+    4-player ones): the busiest panels a report draws."""
+    frame = conform(name, MULTI[name])
+    four = frame.filter((pl.col("variant") == "trut") & (pl.col("players") == 4))
+    return pl.concat(
+        [frame, four.with_columns(players=pl.lit(2, pl.Int64)), four.with_columns(players=pl.lit(6, pl.Int64))]
+    )
+
+
+def label_boxes(spec: dict[str, Any]) -> dict[str, dict[str, tuple[float, float, float, float]]]:
+    """The count labels Vega draws in each panel, by their description (unique to a mark), as boxes (left,
+    top, right, bottom) from their anchor, angle and font size: a character about 0.62 of the font size
+    wide, 0.58 upright at the smaller size, a line as tall as the font."""
+    boxes: dict[str, dict[str, tuple[float, float, float, float]]] = {}
+    for panel, cell in panels(spec).items():
+        found = boxes.setdefault(panel, {})
+        for item in items_of(cell, "text"):
+            size, chars = item["fontSize"], len(item["text"])
+            if item.get("angle") == 270:
+                bottom = item["y"] - item.get("dx", 0)
+                found[item["description"]] = (
+                    item["x"] - size / 2,
+                    bottom - chars * 0.58 * size,
+                    item["x"] + size / 2,
+                    bottom,
+                )
+            else:
+                bottom = item["y"] + item.get("dy", 0)
+                half = chars * 0.62 * size / 2
+                found[item["description"]] = (item["x"] - half, bottom - size, item["x"] + half, bottom)
+    return boxes
+
+
+def collide(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two labels come closer than a pixel."""
+    return a[0] < b[2] + 1 and b[0] < a[2] + 1 and a[1] < b[3] + 1 and b[1] < a[3] + 1
+
+
+def every_label(spec: dict[str, Any]) -> dict[str, Any]:
+    """The same chart with every count label drawn, as it was before the labels that do not fit were left
+    out."""
+    full = json.loads(json.dumps(spec))
+    for row in full["data"]["values"]:
+        row["labelled"] = True
+    return full
+
+
+@pytest.mark.parametrize("name", ["strength_curve", "fold_rates", "first_trick_value"])
+def test_count_labels_never_overlap_and_are_left_out_only_where_they_would(name: str) -> None:
+    """With Trut's four player counts side by side, upright labels are wider than the marks' spacing: in
+    each panel no two labels Vega draws come within a pixel, each label left out would overlap one drawn, every player
+    count keeps labels, and a panel with room keeps them all. The tooltip keeps every count."""
+    frame = busy_trut(name)
+    if name == "fold_rates":  # French Truc's stakes 1 to 11: panels two a row, narrower than a grid's cells
+        frame = with_french_stakes(frame)
+    spec = charts.CHARTS[name](frame).to_dict()
+    drawn, whole = label_boxes(spec), label_boxes(every_label(spec))
+    for panel, boxes in drawn.items():
+        kept = list(boxes.values())
+        assert not any(collide(a, b) for i, a in enumerate(kept) for b in kept[i + 1 :]), panel
+        left_out = [box for description, box in whole[panel].items() if description not in boxes]
+        assert all(any(collide(box, other) for other in kept) for box in left_out), panel
+        if not panel.startswith("trut"):
+            assert not left_out, panel
+    trut_rows = [r for r in chart_rows(spec) if r["variant"] == "trut" and r.get("rate") is not None]
+    for players in (2, 3, 4, 6):
+        assert any(r["labelled"] for r in trut_rows if r["players"] == players), players
+    assert all(r["sample"] for r in trut_rows)  # the tooltip's count stays
+    thinned = not all(r["labelled"] for r in trut_rows)
+    assert (
+        "labels count/sample size where they fit (every one in the tooltip)" in spec["title"]["subtitle"]
+    ) == thinned
+    if name == "first_trick_value":  # upright labels in bars wide enough: none left out
+        assert not thinned and layer_of(spec, "text")["mark"]["angle"] == 270
+    else:
+        assert thinned

@@ -9,7 +9,9 @@ Every chart follows one grammar so the page reads as a whole:
   several variants and player counts sit side by side; a third dimension (the stake, the decision)
   becomes rows;
 - the y axis runs over round values spanning every interval (from 0 for bars), with room left above
-  for the labels; many bars turn the labels upright.
+  for the labels; labels stand upright when, level, they would not fit their marks' spacing in a panel of
+  520 px, and a label that would still touch another in its panel is left out (``_fitting_labels``: the
+  busiest Trut panels, four player counts side by side), its count staying in the tooltip.
 
 The functions accept any frame matching ``frames.CONTRACT`` (see ``frames.conform``), including empty
 frames and groups with ``n = 0`` and null rates, which are simply not drawn.
@@ -18,8 +20,9 @@ frames and groups with ``n = 0`` and null rates, which are simply not drawn.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import altair as alt
 import polars as pl
@@ -39,8 +42,11 @@ from pipeline.report.frames import (
 ChartBuilder = Callable[[pl.DataFrame], alt.FacetChart]
 
 _HEIGHT = 220
+_FONT = 10  # the count labels' font size, level
+_FONT_SMALL = 9  # upright
 _CHAR_PX = 6.2  # width of a label character at font size 10
 _CHAR_PX_SMALL = 5.2  # at font size 9
+_LABEL_GAP = 4  # px between an interval's top and its label
 _TEXT_COLOR = "#333333"
 _INTERVAL_COLOR = "#222222"
 PLAYER_COLOURS: dict[int, str] = {2: "#4c78a8", 3: "#f58518", 4: "#e45756", 6: "#72b7b2"}
@@ -146,15 +152,17 @@ def _rate_chart(
     if independent_x and facet is not None and data.height:
         widest: int = max(data.group_by(facet).agg(pl.col(x).n_unique()).get_column(x).to_list())
         x_values = x_values[:widest]
-    bars = max(1, len(x_values)) * (max(1, len(players)) if offset else 1)
+    side_by_side = max(1, len(players)) if offset else 1
+    bars = max(1, len(x_values)) * side_by_side
     label_chars = max((len(s) for s in data.get_column("sample").to_list()), default=5)
     label_px = label_chars * _CHAR_PX + 8
-    rotate = bars * label_px > 520
+    level_width = _width_for_spacing(len(x_values), side_by_side, label_px)
+    rotate = level_width > 520
     if rotate:
         width = int(min(640, max(200, bars * 18)))
         headroom = min(0.4, (label_chars * _CHAR_PX_SMALL + 10) / _HEIGHT)
     else:
-        width = int(max(200, bars * label_px))
+        width = max(200, level_width)
         headroom = 22 / _HEIGHT
     scale, axis = _rate_axis(
         data.get_column("ci_low").to_list(),
@@ -177,6 +185,7 @@ def _rate_chart(
         x_field,
         title=x_title,
         sort=x_order,
+        scale=alt.Scale(type="band", paddingInner=_X_PADDING, paddingOuter=_X_PADDING),
         axis=alt.Axis(
             labelAngle=-25 if slant else 0,
             labelAlign="right" if slant else "center",
@@ -216,10 +225,12 @@ def _rate_chart(
         rule = rule.encode(color=alt.value(_INTERVAL_COLOR))
     layers.append(rule)
     if rotate:
-        text = base.mark_text(angle=270, align="left", baseline="middle", dx=4, fontSize=9)
+        text = base.mark_text(angle=270, align="left", baseline="middle", dx=_LABEL_GAP, fontSize=_FONT_SMALL)
     else:
-        text = base.mark_text(align="center", baseline="bottom", dy=-4, fontSize=10)
-    layers.append(text.encode(y="ci_high:Q", text="sample:N", color=alt.value(_TEXT_COLOR)))
+        text = base.mark_text(align="center", baseline="bottom", dy=-_LABEL_GAP, fontSize=_FONT)
+    layers.append(
+        text.transform_filter(f"datum.{_LABELLED}").encode(y="ci_high:Q", text="sample:N", color=alt.value(_TEXT_COLOR))
+    )
     span = even_share_note is not None and _one_count_per_category(data, x)
     if even_share_note is not None:
         layers.append(_even_share_layer(x_field, x_order, span))
@@ -229,6 +240,17 @@ def _rate_chart(
             data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
         else:
             data = _complete_grid(data, row, column, x if independent_x else None)
+    cells = [_PANEL] if panels is not None else [key for key in (column, row) if key is not None]
+    layout = _LabelLayout(
+        width=width,
+        domain=(scale.domain[0], scale.domain[1]),
+        rotate=rotate,
+        x_order=list(x_sort) if x_sort is not None else sorted(x_labels, key=str),
+        players=players if offset else [],
+        own_x=independent_x,
+    )
+    data = data.with_columns(pl.Series(_LABELLED, _fitting_labels(data, x, cells, layout), dtype=pl.Boolean))
+    thinned = not data.filter(pl.col("ci_high").is_not_null()).get_column(_LABELLED).all()
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
     columns = (
         alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
@@ -247,7 +269,9 @@ def _rate_chart(
     )
     subtitle = (
         ("Bars show the rate, black lines" if mark == "bar" else "Points show the rate, lines")
-        + " its 95% interval, labels count/sample size. Colour: player count."
+        + " its 95% interval, labels count/sample size"
+        + (" where they fit (every one in the tooltip)" if thinned else "")
+        + ". Colour: player count."
         + (
             _even_share_phrase(shares, even_share_note, f"{mark}s" if span else None)
             if even_share_note is not None
@@ -280,6 +304,113 @@ _PANEL = "panel"
 _PANEL_JOIN = " \u00b7 "
 _WRAP_WIDTH = 1100  # px: a wrapped chart's panels fill rows this wide, which fit the page with the legend
 _PANEL_GAP = 60  # px: a panel's axis and the space between panels
+_X_PADDING = 0.2
+"""The x band scale's inner and outer padding, a fraction of a category's step (Vega-Lite's own with
+side-by-side marks), set on every chart so that the label layout knows where each mark stands."""
+_LABELLED = "labelled"
+"""The column that says whether a row's count label is drawn (``_fitting_labels``)."""
+
+
+def _width_for_spacing(categories: int, side_by_side: int, spacing: float) -> int:
+    """The panel width that sets neighbouring marks ``spacing`` px apart: marks side by side within an x
+    category share its band (a step less the padding); one mark per category stands a step from the next."""
+    steps = max(1, categories) + _X_PADDING  # the band scale spans n - inner + 2 outer paddings of a step
+    step = spacing * side_by_side / (1 - _X_PADDING) if side_by_side > 1 else spacing
+    return math.ceil(step * steps)
+
+
+@dataclass(frozen=True)
+class _LabelLayout:
+    """What places a chart's count labels: the panel width, the y domain (the panel is ``_HEIGHT`` tall),
+    upright or level labels, the x categories in order and the player counts side by side in each (none
+    without offset); ``own_x``: each cell lays out only its own categories and player counts."""
+
+    width: int
+    domain: tuple[float, float]
+    rotate: bool
+    x_order: Sequence[object]
+    players: Sequence[str]
+    own_x: bool
+
+
+_Box = tuple[float, float, float, float]
+"""A label's extent in a panel, in px: left, top, right, bottom."""
+
+
+def _fitting_labels(data: pl.DataFrame, x: str, cells: Sequence[str], layout: _LabelLayout) -> list[bool]:
+    """Which rows' count labels to draw: in each panel (the rows sharing ``cells``), every label that
+    overlaps no label already kept, taken in the order of ``_turn`` then left to right. The busiest panels
+    (Trut's four player counts side by side by decile: upright labels wider than the marks' spacing) drop
+    some, every player count keeping about one label in two; a sparse panel keeps all. A row without an
+    interval (a placeholder) has no label."""
+    keep = [False] * data.height
+    rows = data.with_row_index("_row").select("_row", x, "players_label", "ci_high", "sample", *cells)
+    for _, cell in rows.group_by(cells, maintain_order=True) if cells else [((), rows)]:
+        scope = cell if layout.own_x else rows
+        categories = _present(layout.x_order, scope.get_column(x))
+        players = _present(layout.players, scope.get_column("players_label"))
+        boxes = sorted(
+            (
+                _turn(
+                    categories.index(r[x]), players.index(r["players_label"]) if r["players_label"] in players else 0
+                ),
+                _label_box(layout, _mark_centre(layout.width, categories, r[x], players, r["players_label"]), r),
+                r["_row"],
+            )
+            for r in cell.filter(pl.col("ci_high").is_not_null()).iter_rows(named=True)
+        )
+        kept: list[_Box] = []
+        for _, box, index in boxes:
+            if not any(_overlap(box, other) for other in kept):
+                kept.append(box)
+                keep[index] = True
+    return keep
+
+
+def _turn(category: int, slot: int) -> int:
+    """When a label is placed: the marks of alternate slots (a checkerboard of x categories by player
+    counts) first, so that where neighbours cannot both be labelled each player count keeps labels on
+    alternate categories rather than one count keeping all and its neighbour none."""
+    return (category + slot) % 2
+
+
+def _present(order: Sequence[object], values: pl.Series) -> list[object]:
+    """The values of ``order`` found in ``values``, in that order, then any others: a scale's domain, which
+    holds only the values drawn."""
+    found = set(values.drop_nulls().to_list())
+    return [value for value in order if value in found] + sorted(found - set(order), key=str)
+
+
+def _mark_centre(
+    width: int, categories: Sequence[object], category: object, players: Sequence[object], player: object
+) -> float:
+    """Where a mark stands across its panel: its x ``category``'s band, padded as ``_X_PADDING`` says, and
+    within it the slot of its player count (with ``players`` side by side), as Vega lays out the scales."""
+    step = width / (max(1, len(categories)) + _X_PADDING)
+    slot = step * (1 - _X_PADDING) / max(1, len(players))
+    within = players.index(player) if player in players else 0
+    return step * _X_PADDING + categories.index(category) * step + within * slot + slot / 2
+
+
+def _label_box(layout: _LabelLayout, centre: float, row: Mapping[str, Any]) -> _Box:
+    """Where Vega draws a row's count label: above its interval's top, centred on its mark, upright or
+    level (``_rate_chart``'s text marks)."""
+    low, top = layout.domain
+    bottom = _HEIGHT * (1 - (row["ci_high"] - low) / (top - low)) - _LABEL_GAP
+    if layout.rotate:
+        return (
+            centre - _FONT_SMALL / 2,
+            bottom - len(row["sample"]) * _CHAR_PX_SMALL,
+            centre + _FONT_SMALL / 2,
+            bottom,
+        )
+    half = len(row["sample"]) * _CHAR_PX / 2
+    return (centre - half, bottom - _FONT, centre + half, bottom)
+
+
+def _overlap(a: _Box, b: _Box) -> bool:
+    """Whether two label boxes come closer than a pixel."""
+    return a[0] < b[2] + 1 and b[0] < a[2] + 1 and a[1] < b[3] + 1 and b[1] < a[3] + 1
 
 
 def _x_layout(labels: Sequence[object], categories: int, width: int, independent_x: bool) -> tuple[bool, int]:
