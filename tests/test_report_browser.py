@@ -23,8 +23,8 @@ import polars as pl
 import pytest
 
 from pipeline import store
-from pipeline.report import glossary, summary
-from pipeline.report.frames import ALL_STATISTICS, SPECIFIC, STATISTICS, setting_phrase
+from pipeline.report import glossary, summary, tables
+from pipeline.report.frames import ALL_STATISTICS, CONTRACT, SPECIFIC, STATISTICS, setting_phrase
 from pipeline.report.page import ReportResult, build_report, render_page, shown_and_folded
 from pipeline.report.summary import Detail, Finding
 from pipeline.variants import VARIANTS
@@ -123,9 +123,55 @@ def test_page_has_findings_sections_tables_and_manifests(sample_report: ReportRe
     assert "Winning the first trick raises the chance to win the hand" in page
     for name in STATISTICS:
         assert f'<section id="stat-{name}">' in page
-    assert "<th>eldest_wins</th>" in page
+    assert '<th title="eldest_wins">Won by the eldest&#x27;s side</th>' in page
     assert page.count("<details><summary>data/") == 2
     assert "Nothing to draw" in page and "returned no rows" in page
+
+
+def numbers_table(page: str, name: str) -> tuple[list[tuple[str, str]], list[dict[str, str]]]:
+    """The table under statistic ``name``'s chart: its (column, header) pairs and its rows, cell by column."""
+    section = page.split(f'<section id="stat-{name}">', 1)[1].split("</section>", 1)[0]
+    block = section.split("<summary>The numbers", 1)[1]
+    columns = [(column, html.unescape(text)) for column, text in re.findall(r'<th title="(\w+)">(.*?)</th>', block)]
+    body = block.split("<tbody>", 1)[1]
+    rows = [
+        dict(
+            zip(
+                [c for c, _ in columns],
+                [html.unescape(t) for t in re.findall(r"<td[^>]*>(.*?)</td>", row)],
+                strict=True,
+            )
+        )
+        for row in re.findall(r"<tr>(.*?)</tr>", body)
+    ]
+    return columns, rows
+
+
+def test_tables_speak_words_and_give_differences_of_rates_in_points(multi_report: ReportResult) -> None:
+    """Every table under a chart heads its columns in words (their names in the frame as tooltips); a
+    difference of two rates reads in percentage points, a rate in percent."""
+    page = multi_report.html.read_text("utf-8")
+    for name in ALL_STATISTICS:
+        columns, rows = numbers_table(page, name)
+        assert columns and rows, name
+        assert all("_" not in text and not text[0].islower() for _, text in columns), (name, columns)
+    columns, rows = numbers_table(page, "first_trick_value")
+    assert dict(columns)["value"] == "Won, taking minus losing trick 1 (pp)"
+    frame = multi_variant_frames()["first_trick_value"]
+    assert [row["value"] for row in rows] == [f"{v * 100:+.1f} pp" for v in frame["value"]]
+    assert all(re.fullmatch(r"\d+\.\d%", row["p_win_won_first"]) for row in rows)
+    assert all(re.fullmatch(r"[+-]\d+\.\d\d", row["points_value"]) for row in rows)
+    columns, rows = numbers_table(page, "variant_comparison")
+    assert dict(columns)["mano_edge"].endswith("(pp)") and dict(columns)["first_trick_value"].endswith("(pp)")
+    assert all(re.fullmatch(r"[+-]\d+\.\d pp", row["mano_edge"]) for row in rows)
+    assert all(re.fullmatch(r"\d+\.\d%", row["mano_win_rate"]) for row in rows)
+
+
+def test_every_column_of_the_statistics_has_its_header() -> None:
+    columns = {column for contract in CONTRACT.values() for column in contract}
+    assert columns <= set(tables.HEADERS)
+    assert tables.header("new_column") == "New column"  # a column the report does not know yet still reads
+    assert columns >= tables.PERCENTAGE_POINTS
 
 
 def test_text_inserted_into_the_page_is_escaped(sample_report: ReportResult) -> None:

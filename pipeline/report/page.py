@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +50,7 @@ from pipeline.report.frames import (
 )
 from pipeline.report.glossary import terms_for
 from pipeline.report.summary import SUMMARIES, Detail, Finding
+from pipeline.report.tables import table
 
 Progress = Callable[[str], None]
 
@@ -145,9 +145,6 @@ DEFINITIONS: dict[str, str] = {
         "raises and folds."
     ),
 }
-
-_PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win", "value", "edge")
-_POINT_HINTS = ("points",)
 
 
 @dataclass(frozen=True)
@@ -323,34 +320,6 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _cell(column: str, value: object) -> str:
-    """One table cell: rates as percentages, points with two decimals, counts with separators."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return '<td class="null">\u2013</td>'
-    if isinstance(value, bool):
-        return f"<td>{_esc(value)}</td>"
-    if isinstance(value, float):
-        if any(h in column for h in _POINT_HINTS):
-            text = f"{value:+.2f}" if "diff" in column or "net" in column else f"{value:.2f}"
-        elif any(h in column for h in _PERCENT_HINTS):
-            text = f"{value:.1%}"
-        else:
-            text = f"{value:.3g}"
-        return f'<td class="num">{_esc(text)}</td>'
-    if isinstance(value, int):
-        return f'<td class="num">{value:,}</td>'
-    return f"<td>{_esc(value)}</td>"
-
-
-def _table(frame: pl.DataFrame) -> str:
-    head = "".join(f"<th>{_esc(c)}</th>" for c in frame.columns)
-    body = "".join(
-        "<tr>" + "".join(_cell(c, v) for c, v in zip(frame.columns, row, strict=True)) + "</tr>"
-        for row in frame.iter_rows()
-    )
-    return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
 _PARTS = {
     "every": (
         "Every variant",
@@ -449,7 +418,7 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
     if frame.height:
         parts.append(
             f"<details open><summary>The numbers ({frame.height:,} rows, statistic "
-            f"<code>{_esc(name)}</code>)</summary>{_table(frame)}</details>"
+            f"<code>{_esc(name)}</code>)</summary>{table(frame)}</details>"
         )
     else:
         parts.append(f'<p class="empty">The statistic <code>{_esc(name)}</code> returned no rows.</p>')
@@ -548,7 +517,8 @@ h3 { margin: 1rem 0 0.3rem; font-size: 1rem; }
 .table-wrap { overflow: auto; max-height: 26rem; border: 1px solid #e5e5e5; }
 table { border-collapse: collapse; font-size: 0.8rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.15rem 0.5rem; border-bottom: 1px solid #eee; white-space: nowrap; }
-th { position: sticky; top: 0; background: #f6f6f6; text-align: left; }
+th { position: sticky; top: 0; background: #f6f6f6; text-align: left; white-space: normal; vertical-align: bottom;
+     min-width: 4.5rem; max-width: 9rem; }
 td.num { text-align: right; }
 td.null { color: #aaa; text-align: center; }
 pre { background: #f6f6f6; padding: 0.8rem; overflow: auto; font-size: 0.8rem; }
