@@ -167,6 +167,24 @@ def test_tables_speak_words_and_give_differences_of_rates_in_points(multi_report
     assert all(re.fullmatch(r"\d+\.\d%", row["mano_win_rate"]) for row in rows)
 
 
+def test_a_null_that_is_a_row_of_its_own_says_what_it_is(multi_report: ReportResult) -> None:
+    """fold_rates' row of every decile at a stake read decile '–' (null); raise_rates' decisions before play
+    read trick '–'. A null that means 'not applicable' (a tie rule has no trick) stays a dash."""
+    page = multi_report.html.read_text("utf-8")
+    frames = multi_variant_frames()
+    _, rows = numbers_table(page, "fold_rates")
+    assert sum(row["decile"] == "all" for row in rows) == frames["fold_rates"]["decile"].null_count() > 0
+    assert {row["decile"] for row in rows} == {"all", *(str(d) for d in range(1, 11))}
+    _, rows = numbers_table(page, "raise_rates")
+    assert (
+        sum(row["trick_no"] == "before play" for row in rows)
+        == with_french_stakes(frames["raise_rates"])["trick_no"].null_count()
+        > 0
+    )
+    _, rows = numbers_table(page, "tie_frequency")
+    assert {row["trick_no"] for row in rows if row["measure"] == "hand_by_tie_rule"} == {"\u2013"}
+
+
 def test_every_column_of_the_statistics_has_its_header() -> None:
     columns = {column for contract in CONTRACT.values() for column in contract}
     assert columns <= set(tables.HEADERS)

@@ -418,7 +418,7 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
     if frame.height:
         parts.append(
             f"<details open><summary>The numbers ({frame.height:,} rows, statistic "
-            f"<code>{_esc(name)}</code>)</summary>{table(frame)}</details>"
+            f"<code>{_esc(name)}</code>)</summary>{table(frame, name)}</details>"
         )
     else:
         parts.append(f'<p class="empty">The statistic <code>{_esc(name)}</code> returned no rows.</p>')

@@ -3,7 +3,8 @@
 Every column gets a header in words (``header``); its name in the frame, which docs/statistics.md
 defines, is kept as the header's tooltip. Cells read as the findings do: rates as percentages,
 differences of two rates in percentage points (``+12.3 pp``, never ``%``: ``PERCENTAGE_POINTS``), points
-with two decimals (signed for differences), counts with thousands separators.
+with two decimals (signed for differences), counts with thousands separators; a null that stands for a
+row of its own says what it is (``NULL_MEANS``: fold_rates' all-deciles row reads decile ``all``).
 """
 
 from __future__ import annotations
@@ -106,6 +107,13 @@ HEADERS: dict[str, str] = {
 PERCENTAGE_POINTS = frozenset({"value", "first_trick_value", "mano_edge"})
 """The columns that are a difference of two rates (or of a rate and an even share): percentage points."""
 
+NULL_MEANS: dict[tuple[str, str], str] = {
+    ("fold_rates", "decile"): "all",
+    ("raise_rates", "trick_no"): "before play",
+}
+"""What a null means in a column of one statistic, where it is a row of its own rather than a value
+missing: fold_rates' all-deciles row (every answer at the stake), raise_rates' decisions before play."""
+
 _PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win")
 _POINT_HINTS = ("points",)
 _SIGNED_POINTS = ("diff", "net", "value")
@@ -140,12 +148,19 @@ def _number(column: str, value: float) -> str:
     return f"{value:.3g}"
 
 
-def table(frame: pl.DataFrame) -> str:
+def table(frame: pl.DataFrame, statistic: str = "") -> str:
     """A frame as an HTML table, each header naming its column in words (its name in the frame as the
-    header's tooltip)."""
+    header's tooltip); a null that stands for a row of its own in ``statistic`` reads as what it means
+    (``NULL_MEANS``)."""
     head = "".join(f'<th title="{_esc(c)}">{_esc(header(c))}</th>' for c in frame.columns)
+    meanings = [NULL_MEANS.get((statistic, c)) for c in frame.columns]
     body = "".join(
-        "<tr>" + "".join(cell(c, v) for c, v in zip(frame.columns, row, strict=True)) + "</tr>"
+        "<tr>"
+        + "".join(
+            f"<td>{_esc(meaning)}</td>" if value is None and meaning else cell(c, value)
+            for c, value, meaning in zip(frame.columns, row, meanings, strict=True)
+        )
+        + "</tr>"
         for row in frame.iter_rows()
     )
     return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
