@@ -185,6 +185,23 @@ def test_a_null_that_is_a_row_of_its_own_says_what_it_is(multi_report: ReportRes
     assert {row["trick_no"] for row in rows if row["measure"] == "hand_by_tie_rule"} == {"\u2013"}
 
 
+def test_the_comparison_table_names_the_game_s_unit_and_the_hand_s(multi_report: ReportResult) -> None:
+    """``unit`` is what the games' scores count (longs, cames), while the page's header and the findings
+    count a hand's points (petits, stones): the table heads it as the game's and names the hand's beside it."""
+    page = multi_report.html.read_text("utf-8")
+    columns, rows = numbers_table(page, "variant_comparison")
+    at = columns.index(("unit", "Game score in"))
+    assert columns[at + 1] == ("hand_unit", "Hand points in")
+    units = {row["variant"]: (row["unit"], row["hand_unit"]) for row in rows}
+    assert units == {
+        "catalan": ("points", "points"),
+        "french": ("points", "points"),
+        "trut": ("longs", "petits"),
+        "valencian": ("cames", "stones"),
+    }
+    assert "stones in valencian, petits in the trut" in page  # the header's words
+
+
 def test_every_column_of_the_statistics_has_its_header() -> None:
     columns = {column for contract in CONTRACT.values() for column in contract}
     assert columns <= set(tables.HEADERS)

@@ -4,7 +4,9 @@ Every column gets a header in words (``header``); its name in the frame, which d
 defines, is kept as the header's tooltip. Cells read as the findings do: rates as percentages,
 differences of two rates in percentage points (``+12.3 pp``, never ``%``: ``PERCENTAGE_POINTS``), points
 with two decimals (signed for differences), counts with thousands separators; a null that stands for a
-row of its own says what it is (``NULL_MEANS``: fold_rates' all-deciles row reads decile ``all``).
+row of its own says what it is (``NULL_MEANS``: fold_rates' all-deciles row reads decile ``all``). Beside
+the comparison's ``unit``, which names the games' score (longs, cames), the table names what a hand's
+points count (petits, stones), as the page's header does.
 """
 
 from __future__ import annotations
@@ -14,11 +16,17 @@ import math
 
 import polars as pl
 
+from pipeline.report.frames import HAND_UNITS
+
+HAND_UNIT = "hand_unit"
+"""The column ``table`` adds beside ``unit``: what a hand's points count (``frames.HAND_UNITS``)."""
+
 HEADERS: dict[str, str] = {
     "variant": "Variant",
     "players": "Players",
     "sides": "Sides",
-    "unit": "Unit",
+    "unit": "Game score in",
+    HAND_UNIT: "Hand points in",
     "games": "Complete games",
     "hands": "Hands",
     "mean_hands_per_game": "Hands a game",
@@ -152,6 +160,7 @@ def table(frame: pl.DataFrame, statistic: str = "") -> str:
     """A frame as an HTML table, each header naming its column in words (its name in the frame as the
     header's tooltip); a null that stands for a row of its own in ``statistic`` reads as what it means
     (``NULL_MEANS``)."""
+    frame = with_hand_unit(frame)
     head = "".join(f'<th title="{_esc(c)}">{_esc(header(c))}</th>' for c in frame.columns)
     meanings = [NULL_MEANS.get((statistic, c)) for c in frame.columns]
     body = "".join(
@@ -164,6 +173,16 @@ def table(frame: pl.DataFrame, statistic: str = "") -> str:
         for row in frame.iter_rows()
     )
     return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def with_hand_unit(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with, right after its ``unit`` (what the games' scores count: ``longs``, ``cames``), what a
+    hand's points count (``petits``, ``stones``): the unit the page's header and the findings speak of."""
+    if "unit" not in frame.columns or HAND_UNIT in frame.columns:
+        return frame
+    hand = pl.col("unit").replace_strict(HAND_UNITS, default=pl.col("unit"), return_dtype=pl.String).alias(HAND_UNIT)
+    at = frame.columns.index("unit") + 1
+    return frame.with_columns(hand).select([*frame.columns[:at], HAND_UNIT, *frame.columns[at:]])
 
 
 def _esc(text: object) -> str:
