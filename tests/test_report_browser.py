@@ -275,6 +275,12 @@ def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportRe
     assert page.index(">Who played<") > page.index('<section id="stat-void_hands">')
     assert '<nav><ul><li><a href="#summary">Findings</a></li>' in page
     assert "threshold raise_at=0.8 call_at=0.6 bluff=0.05" in players and "nocut" not in players
+    # a random bot sat at the table: said where the settings are compared, before they are ranked
+    caveat = (
+        "a random bot (it picks uniformly among the legal actions) played 25% of the seat-hands in 4-player catalan"
+    )
+    comparison = page.split('<section id="stat-variant_comparison">', 1)[1].split("</section>", 1)[0]
+    assert comparison.index(caveat) < comparison.index('<div class="table-wrap comparison">')
 
 
 def test_multi_variant_report_opens_with_the_comparison(multi_report: ReportResult) -> None:
@@ -328,6 +334,32 @@ def test_findings_lead_with_the_comparison_and_show_every_setting(multi_report: 
         assert all(sum(setting in item for item in items) == 1 for setting in settings), name
     assert "<details>" not in blocks["mano_advantage"]  # one sentence per setting: all shown
     assert blocks["mano_advantage"].count("<li>") == len(settings)
+
+
+def test_a_comparison_with_a_random_bot_in_some_settings_says_which(tmp_path: Path) -> None:
+    """The settings are ranked side by side: those where a random bot played are named (from the data's
+    players, whatever the runs), in the comparison's section and first in its findings; a report whose
+    bots are all alike says nothing of it."""
+    frames = multi_variant_frames()
+    bots = [("catalan", 4, "random"), ("catalan", 4, "threshold"), ("trut", 3, "threshold"), ("trut", 3, "Odile")]
+    frames["player_results"] = pl.DataFrame(
+        [{"variant": v, "players": p, "player": who, "hands": 1000, "decided": 990, "wins": 480} for v, p, who in bots]
+    )
+    page = render_page(frames, {}, tmp_path / "random").html.read_text("utf-8")
+    caveat = (
+        "Not like for like: a random bot (it picks uniformly among the legal actions) played 50% of the "
+        "seat-hands in 4-player catalan; that setting&#x27;s figures measure its play"
+    )
+    section = page.split('<section id="stat-variant_comparison">', 1)[1].split("</section>", 1)[0]
+    assert f'<p class="note caveat">{caveat}' in section
+    findings = page.split('<section id="summary">', 1)[1].split("</section>", 1)[0]
+    comparison = findings.split('href="#stat-variant_comparison"', 1)[1].split("<h3>", 1)[0]
+    first, *others = re.findall(r"<li>(.*?)</li>", comparison.split("<details>", 1)[0])
+    assert first.startswith(caveat) and others and all(item.startswith("Across variants, ") for item in others)
+    assert "trut" not in first
+    frames["player_results"] = frames["player_results"].filter(pl.col("player") != "random")
+    alike = render_page(frames, {}, tmp_path / "alike").html.read_text("utf-8")
+    assert "Not like for like" not in alike
 
 
 def test_each_setting_shows_its_best_supported_finding_in_the_summary_s_order() -> None:

@@ -9,10 +9,12 @@ import polars as pl
 import pytest
 import vl_convert
 
+from pipeline.policies.random_policy import RandomPolicy
 from pipeline.report import charts, summary
 from pipeline.report.frames import (
     ALL_STATISTICS,
     CONTRACT,
+    RANDOM_BOT,
     SPECIFIC,
     STATISTICS,
     common_stake_label,
@@ -21,6 +23,7 @@ from pipeline.report.frames import (
     even_share,
     fmt_pct,
     interval_label,
+    random_bot_shares,
     short_player_names,
     stake_label,
     unit_word,
@@ -983,6 +986,28 @@ def test_players_sentences_rank_them_and_say_when_the_intervals_part() -> None:
         summary.player_results(PLAYER_ROWS)[0]
     ]  # a setting left with one player gives no sentence
     assert summary.player_results(pl.DataFrame()) == []
+
+
+def test_settings_with_a_random_bot_are_named_with_its_share_of_the_seat_hands() -> None:
+    assert RandomPolicy.name == RANDOM_BOT
+    assert random_bot_shares(PLAYER_ROWS) == {("trut", 4): pytest.approx(0.5)}  # random against threshold
+    mixed = pl.concat(
+        [
+            PLAYER_ROWS,
+            pl.DataFrame([_player("catalan", 4, "random", 100, 200), _player("catalan", 4, "threshold", 310, 600)]),
+            pl.DataFrame([_player("french", 2, "randomness fan", 90, 200), _player("french", 2, "Odile", 90, 200)]),
+        ]
+    )
+    shares = random_bot_shares(mixed)
+    assert shares == {("catalan", 4): pytest.approx(203 / 806), ("trut", 4): pytest.approx(0.5)}
+    assert summary.random_bot_caveat(shares) == (
+        "Not like for like: a random bot (it picks uniformly among the legal actions) played 25% of the "
+        "seat-hands in 4-player catalan and 50% in 4-player trut; those settings' figures measure its play as "
+        "well as the game's, so beside the other settings they do not compare like with like."
+    )
+    assert summary.random_bot_caveat({}) is None
+    assert random_bot_shares(PLAYER_ROWS.filter(pl.col("player") != "random")) == {}
+    assert random_bot_shares(pl.DataFrame()) == {}
 
 
 def test_players_chart_leaves_room_for_a_bot_s_whole_name() -> None:

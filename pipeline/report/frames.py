@@ -398,6 +398,27 @@ def compared_players(frame: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(named) if named else several
 
 
+RANDOM_BOT = "random"
+"""The policy name of the bot that picks uniformly among the legal actions (``pipeline.policies``): a seat it
+plays is not a player like the others, and a setting with one does not compare like for like."""
+
+
+def random_bot_shares(frame: pl.DataFrame) -> dict[tuple[str, int], float]:
+    """The share of seat-hands a random bot played in each setting (variant, player count) where one played,
+    from ``player_results`` before ``compared_players`` (a seat without a player's name is named by its
+    policy's description, whose first word is the policy)."""
+    if frame.is_empty() or not {"variant", "players", "player", "hands"} <= set(frame.columns):
+        return {}
+    random_bot = pl.col("player").str.split(" ").list.first() == RANDOM_BOT
+    shares = (
+        frame.group_by("variant", "players")
+        .agg((pl.col("hands").filter(random_bot).sum() / pl.col("hands").sum()).alias("share"))
+        .filter(pl.col("share") > 0)
+        .sort("variant", "players")
+    )
+    return {(variant, players): share for variant, players, share in shares.iter_rows()}
+
+
 def short_player_names(players: Sequence[str]) -> dict[str, str]:
     """Brief names for the bots of one setting, by their policy description (``threshold raise_at=0.7
     call_at=0.5 ...``): the parameters every description of the same policy shares are left out, so one

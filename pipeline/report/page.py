@@ -46,10 +46,11 @@ from pipeline.report.frames import (
     fmt_pct,
     interval_label,
     is_missing,
+    random_bot_shares,
     units_of,
 )
 from pipeline.report.glossary import terms_for
-from pipeline.report.summary import SUMMARIES, Detail, Finding
+from pipeline.report.summary import SUMMARIES, Detail, Finding, random_bot_caveat
 from pipeline.report.tables import table
 
 Progress = Callable[[str], None]
@@ -244,12 +245,15 @@ def render_page(
     (``frames.SPECIFIC``), each only when its frame has rows, then the players and bots
     (``frames.PLAYERS``) of the settings that have two or more. A frame with nothing to draw gets a note
     instead of a chart and no chart files. Findings name points in each variant's unit (``games.unit``
-    from ``variant_comparison``).
+    from ``variant_comparison``). Where a random bot played in some settings (``player_results``), the
+    comparison's findings and section open on a sentence that says so: ranked beside the others, those
+    settings do not compare like for like.
     """
     say = progress or (lambda _message: None)
     out = Path(out)
     vl_version = _vegalite_version()
     names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
+    caveat = random_bot_caveat(random_bot_shares(frames[PLAYERS])) if PLAYERS in frames else None
     if PLAYERS in frames:
         frames = {**frames, PLAYERS: compared_players(frames[PLAYERS])}
         names += [PLAYERS] if frames[PLAYERS].height else []
@@ -266,6 +270,8 @@ def render_page(
         for name in names:
             frame = conform(name, frames[name]) if name in CHARTS else frames[name]
             findings[name] = SUMMARIES[name](frame, units) if name in SUMMARIES else []
+            if name == COMPARISON and caveat:  # before the settings are ranked
+                findings[name] = [caveat, *findings[name]]
             spec: dict[str, Any] | None = None
             if name in CHARTS:
                 say(f"drawing {name}")
@@ -281,7 +287,7 @@ def render_page(
             if part != current_part and part in _PARTS:
                 sections.append(_part(part))
             current_part = part
-            sections.append(_section(name, frame, spec is not None))
+            sections.append(_section(name, frame, spec is not None, caveat if name == COMPARISON else None))
         say("writing index.html")
         page = _page(
             title=title,
@@ -401,10 +407,14 @@ def _comparison_table(frame: pl.DataFrame) -> str:
     )
 
 
-def _section(name: str, frame: pl.DataFrame, has_chart: bool) -> str:
+def _section(name: str, frame: pl.DataFrame, has_chart: bool, caveat: str | None = None) -> str:
+    """A statistic's section: its definition, ``caveat`` (what makes its comparison not like for like),
+    the comparison's table, the chart and its files, the frame's table."""
     title = TITLES.get(name, name.replace("_", " ").capitalize())
     parts = [f'<section id="stat-{_esc(name)}">', f"<h2>{_esc(title)}</h2>"]
     parts.append(f'<p class="definition">{_esc(DEFINITIONS.get(name, ""))}</p>')
+    if caveat:
+        parts.append(f'<p class="note caveat">{_esc(caveat)}</p>')
     if name == COMPARISON and frame.height:
         parts.append(_comparison_table(frame))
     if has_chart:

@@ -424,6 +424,24 @@ def variant_comparison(frame: pl.DataFrame, units: Units = None) -> list[str]:
     return across + out  # the comparison first: the headline of a report over several variants
 
 
+def random_bot_caveat(shares: Mapping[tuple[str, int], float]) -> str | None:
+    """The sentence that warns, where settings are ranked side by side, that some of them had a random bot at
+    the table (``frames.random_bot_shares``: the share of seat-hands it played, by setting); None when none
+    had."""
+    if not shares:
+        return None
+    parts = [
+        f"{fmt_pct(share)}{' of the seat-hands' if i == 0 else ''} in {setting_phrase(variant, players)}"
+        for i, ((variant, players), share) in enumerate(sorted(shares.items()))
+    ]
+    which = "that setting's figures" if len(parts) == 1 else "those settings' figures"
+    return (
+        f"Not like for like: a random bot (it picks uniformly among the legal actions) played {_join(parts)}; "
+        f"{which} measure its play as well as the game's, so beside the other settings they do not compare "
+        "like with like."
+    )
+
+
 def envit(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """The envit: how often it is called, how calls are answered, what the caller's value is worth, bluffs,
     and the stones it brings against the tricks."""
