@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 import vl_convert
 
-from pipeline.policies.random_policy import RandomPolicy
+from pipeline.policies import parse_policy
 from pipeline.report import charts, summary
 from pipeline.report.frames import (
     ALL_STATISTICS,
@@ -989,7 +989,7 @@ def test_players_sentences_rank_them_and_say_when_the_intervals_part() -> None:
 
 
 def test_settings_with_a_random_bot_are_named_with_its_share_of_the_seat_hands() -> None:
-    assert RandomPolicy.name == RANDOM_BOT
+    assert parse_policy("random").name == RANDOM_BOT  # an instance's: compiled, the class holds a slot
     assert random_bot_shares(PLAYER_ROWS) == {("trut", 4): pytest.approx(0.5)}  # random against threshold
     mixed = pl.concat(
         [
