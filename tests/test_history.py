@@ -20,6 +20,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -366,6 +367,29 @@ def test_a_custom_tag_name_of_the_wrong_form_is_named_as_such(name: str) -> None
         HistoryError, match=f"a custom tag's name is '_' then ASCII letters, digits or '_', not '{name}'"
     ):
         read_text(f'[Variant "catalan"]\n[{name} "x"]\n')
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('[_table-no "4"]', "a custom tag's name is '_' then ASCII letters, digits or '_', not '_table-no'"),
+        ('[Round-2 "4"]', "a tag's name is a letter, then letters, digits or '_', not 'Round-2'"),
+        # an unescaped quote: the ';' after it starts a comment, so the line seems to lack its ']'
+        ('[Site "Bar "El Sol; Gràcia"]', "text follows the value's closing quote: a double quote inside a value is"),
+        ('[Event "The "Big" one"]', "text follows the value's closing quote"),
+        ('[Event "x"', "a tag must end with ']'"),
+    ],
+)
+def test_a_malformed_tag_is_named_for_its_mistake(line: str, message: str) -> None:
+    with pytest.raises(HistoryError, match=re.escape(message)):
+        read_text(f'[Variant "catalan"]\n{line}\n')
+
+
+def test_a_closing_brace_outside_a_comment_is_named_at_its_line() -> None:
+    game = (DATA / "canonical" / "two_players.truc").read_text("utf-8").replace("  end 1 0\n", "  end 1 0 }\n", 1)
+    with pytest.raises(HistoryError, match=r":\d+: 'end 1 0 }': this '}' closes no '\{' comment"):
+        read_text(game)
+    assert read_text(game.replace('[Event "', '[Event "a } in a value, ').replace(" }\n", "\n")).games
 
 
 def test_a_non_utf8_byte_is_placed_on_its_line_whatever_the_line_ends(tmp_path: Path) -> None:
@@ -767,8 +791,9 @@ def test_spelled_out_engine_steps_and_missing_end_are_accepted() -> None:
     [
         ("3-12", None),  # FORMAT.md "Play": a record may stop before its end; Result is the final score
         ("3-012", None),  # read as 3-12
-        ("0-1", "0-1 is not a game's end: one side at 12 points or more, ahead of the others"),  # the score so far
+        ("0-1", "0-1 is not a game's end: one side at 12 points or more, the other below"),  # the score so far
         ("12-12", "12-12 is not a game's end"),
+        ("13-12", "13-12 is not a game's end"),  # one side scores a hand: the game ended when one reached 12
         ("12-0", "12-0 would have a side lose what it scored"),
         ("12-3-1", "12-3-1 is not a score of 2 sides in points"),
     ],
@@ -784,6 +809,34 @@ def test_a_result_on_a_record_that_stops_early_is_a_final_score_that_follows(res
         return
     record = read_text(text).games[0]
     assert not record.complete and '[Result "3-12"]' in record_text(record)
+
+
+THREE_SIDES = (DATA / "valid" / "trut_base_3p.truc").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("result", "problem"),
+    [
+        ("7-7-1", "is not a game's end: one side at 7 longs or more, ahead of the others"),
+        ("8-7-1", None),  # a passed fortial gives two sides a petit: both may pass the target in one hand
+        ("6-2-1", "is not a game's end"),
+    ],
+)
+def test_with_three_sides_two_may_end_past_the_target_but_one_is_ahead(result: str, problem: str | None) -> None:
+    """Seed 001 "Variante pour 3 joueurs": the record stops after hand 2 (petits 1-2-0)."""
+    text = THREE_SIDES.replace('[Result "7-2-1"]', f'[Result "{result}"]').split('; "Si 1 des 2')[0]
+    if problem is not None:
+        with pytest.raises(HistoryError, match=rf"the record stops at 0-0-0: {result} {problem}"):
+            read_text(text)
+        return
+    assert not read_text(text).games[0].complete
+
+
+def test_a_complete_game_s_result_is_read_as_numbers() -> None:
+    """``012-10`` is 12-10, as a record that stops early reads ``3-012`` as 3-12 (above)."""
+    complete = (DATA / "valid" / "french_2p.truc").read_text("utf-8")
+    record = read_text(complete.replace('[Result "12-10"]', '[Result "012-10"]')).games[0]
+    assert record.complete and '[Result "12-10"]' in record_text(record)
 
 
 def test_a_custom_visitor_sees_every_line() -> None:

@@ -25,7 +25,7 @@ import datetime
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
@@ -58,6 +58,7 @@ def arg_kind(verb: str) -> str | None:
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _COMMENT_CHARS = re.compile(r'[;{}"]')
+CUSTOM_TAG_FORM: Final = "'_' then ASCII letters, digits or '_'"
 _TAG = re.compile(r'\[\s*([^\W\d]\w*)\s+"((?:[^"\\]|\\["\\])*)"\s*\]')
 _ESCAPE = re.compile(r"\\(.)")
 _HAND = re.compile(r"hand\s+([0-9]+)(?:\s+dealer\s+([0-9]+))?", re.IGNORECASE)
@@ -131,8 +132,9 @@ def decode(data: bytes, source: str) -> str:
     return text.removeprefix(BOM)
 
 
-def _strip_line(raw: str, number: int, open_at: int | None) -> tuple[str, int | None]:
-    """One physical line without its comments; ``open_at`` is the line of a ``{`` still open."""
+def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tuple[str, int | None]:
+    """One physical line without its comments; ``open_at`` is the line of a ``{`` still open. A ``}``
+    outside a comment and a tag value closes nothing: a ``HistoryError``."""
     out: list[str] = []
     in_string = False
     i = 0
@@ -153,6 +155,8 @@ def _strip_line(raw: str, number: int, open_at: int | None) -> tuple[str, int | 
             break
         elif ch == "{":
             open_at = number
+        elif ch == "}":
+            raise HistoryError(source, number, "this '}' closes no '{' comment", text=raw.strip())
         else:
             if ch == '"' and "".join(out).lstrip().startswith("["):
                 in_string = True  # inside a tag value, ';' and '{' are text
@@ -172,7 +176,7 @@ def scan(text: str, source: str) -> Iterator[tuple[int, str]]:
         if open_at is None and not _COMMENT_CHARS.search(raw):
             content = raw.strip()
         else:
-            content, open_at = _strip_line(raw, number, open_at)
+            content, open_at = _strip_line(raw, number, open_at, source)
         if content:
             yield number, content
     if open_at is not None:
@@ -222,12 +226,19 @@ def _read_tag(number: int, content: str, source: str) -> TagLine:
     if match:
         name, raw = match.groups()
         return TagLine(number, content, name, _ESCAPE.sub(r"\1", raw))
-    if not content.endswith("]"):
+    name = re.match(r"\[\s*([^\s\"]+)\s", content)
+    after_value = re.fullmatch(r'\[[^"]*"(?:[^"\\]|\\.)*"(.*?)\]?', content)
+    if after_value and after_value.group(1).strip():
+        message = "text follows the value's closing quote: a double quote inside a value is written \\\""
+    elif not content.endswith("]"):
         message = "a tag must end with ']': write [Name \"value\"]"
     elif content.count('"') - content.count('\\"') < 2:
         message = 'a tag value goes between double quotes: write [Name "value"]'
     elif re.search(r'\\[^"\\]', content):
         message = 'only \\" and \\\\ are escapes in a tag value'
+    elif name and not re.fullmatch(r"[^\W\d]\w*", name.group(1)):
+        form = CUSTOM_TAG_FORM if name.group(1).startswith("_") else "a letter, then letters, digits or '_'"
+        message = f"a {'custom ' if name.group(1).startswith('_') else ''}tag's name is {form}, not {name.group(1)!r}"
     else:
         message = 'a tag is written [Name "value"], one per line'
     raise HistoryError(source, number, message, text=content)
@@ -334,7 +345,7 @@ class _Parser:
             line = read_line(number, content, self.source)
             if isinstance(line, DealLine):
                 if any(d.seat == line.seat for d in self.deal):
-                    self._flush_deal()  # a seat dealt again: a new deal
+                    self._flush_deal_before(line)  # a seat dealt again: a new deal
                 self.deal.append(line)
                 return
             self._flush_deal()
@@ -355,6 +366,18 @@ class _Parser:
             deal = tuple(self.deal)
             self.deal.clear()
             self.visitor.visit_deal(deal)
+
+    def _flush_deal_before(self, again: DealLine) -> None:
+        """End the deal in progress because ``again`` deals one of its seats again (a redeal). When that
+        deal lacks seats, the likelier mistake is the repeated seat (``1:`` written for ``2:``): say so, at
+        its line."""
+        try:
+            self._flush_deal()
+        except HistoryError as error:
+            if error.rule != "deal-seats":
+                raise
+            message = f"seat {again.seat} is dealt again before every seat is dealt: a deal lists each seat once"
+            raise HistoryError(error.source, again.line, message, text=again.text, rule=error.rule) from None
 
     def fail(self, error: HistoryError) -> None:
         self.deal.clear()
@@ -474,8 +497,7 @@ class ReplayVisitor(Visitor):
             if spelled:
                 raise self._error(tag, f"unknown tag {tag.name!r}: tag names are case-sensitive: write {spelled!r}")
             if tag.name.startswith("_"):
-                form = "'_' then ASCII letters, digits or '_'"
-                raise self._error(tag, f"a custom tag's name is {form}, not {tag.name!r}")
+                raise self._error(tag, f"a custom tag's name is {CUSTOM_TAG_FORM}, not {tag.name!r}")
             near = did_you_mean(tag.name, TAG_NAMES)
             raise self._error(tag, f"unknown tag {tag.name!r}{near}: custom tags start with '_'")
         if tag.name in tags:
@@ -584,7 +606,7 @@ class ReplayVisitor(Visitor):
             )
         result = replay.tags.get("Result")
         score = game.result_text()
-        if result is not None and game.over and result.value.lower() != score.lower():
+        if result is not None and game.over and _score_text(result.value) != _score_text(score):
             raise self._error(result, f"the replay ends {score}, not {result.value}", "result")
         if result is not None and not game.over:
             problem = _not_a_final_score(game, result.value)
@@ -721,16 +743,26 @@ class ReplayVisitor(Visitor):
 
 def _not_a_final_score(game: Game, text: str) -> str | None:
     """Why ``text`` cannot be the final score of ``game``, recorded up to its current score only, or None.
-    Scores never go down, and a game ends when one side reaches the target."""
+    Scores never go down, and a game ends when one side reaches the target: with two sides, only one side
+    scores a hand, so the other is still below it (3-player Trut's passed fortial gives two sides a petit)."""
     values = text.split("-")
     if len(values) != len(game.scores) or not all(_is_number(v) for v in values):
         return f"is not a score of {len(game.scores)} sides in {game.variant.unit}"
     final = [int(v) for v in values]
     if any(end < now for end, now in zip(final, game.scores, strict=True)):
         return "would have a side lose what it scored"
-    if max(final) < game.target or final.count(max(final)) > 1:
+    ahead = sorted(final)
+    if len(final) == 2:  # one side scores a hand: the game ends as it reaches the target, the other below
+        if ahead[1] < game.target or ahead[0] >= game.target:
+            return f"is not a game's end: one side at {game.target} {game.variant.unit} or more, the other below"
+    elif ahead[-1] < game.target or ahead[-2] == ahead[-1]:  # 3 sides: two may pass the target in one hand
         return f"is not a game's end: one side at {game.target} {game.variant.unit} or more, ahead of the others"
     return None
+
+
+def _score_text(text: str) -> str:
+    """A score as compared with the replay's: numbers without their leading zeros, any case."""
+    return "-".join(str(int(part)) if _is_number(part) else part.lower() for part in text.split("-"))
 
 
 # ---------------------------------------------------------------------------------------------- results
