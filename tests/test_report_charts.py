@@ -124,8 +124,16 @@ def test_chart_sets_variants_side_by_side_and_colours_player_counts(name: str) -
         ("valencian", "2 players"),
         ("valencian", "4 players"),
     }
-    assert spec["title"]["text"] and spec["title"]["subtitle"]
+    assert spec["title"]["text"] and " ".join(spec["title"]["subtitle"])
     assert main["x"]["title"] and main["y"]["title"]
+
+
+@pytest.mark.parametrize("name", STATISTICS)
+def test_a_subtitle_is_drawn_in_lines_that_fit_beside_the_panels(name: str) -> None:
+    """One line of 250 characters ran past the chart's edge, cut off by its box (the strength curve's)."""
+    lines = charts.CHARTS[name](SAMPLES[name]).to_dict()["title"]["subtitle"]
+    assert isinstance(lines, list) and lines and all(len(line) <= 140 for line in lines)
+    assert charts.subtitle_lines("a " * 100) == ["a " * 69 + "a", "a " * 29 + "a"]  # whole words, none lost
 
 
 @pytest.mark.parametrize("name", ALL_STATISTICS)
@@ -651,12 +659,13 @@ def test_each_panel_draws_the_even_shares_of_its_own_player_counts() -> None:
         "trut": [(pytest.approx(1 / 3), 0, width), (pytest.approx(0.5), 0, width)],  # 3 and 4 players
         "valencian": [(pytest.approx(0.5), 0, width)],
     }
-    assert "33% for 3 players, each alone (drawn only in the panels that have them)" in spec["title"]["subtitle"]
+    subtitle = " ".join(spec["title"]["subtitle"])
+    assert "33% for 3 players, each alone (drawn only in the panels that have them)" in subtitle
     without_three = charts.strength_curve(MULTI["strength_curve"].filter(pl.col("players") != 3)).to_dict()
     assert [value for rules in dashed_rules(without_three).values() for value, _, _ in rules] == [
         pytest.approx(0.5)
     ] * 4
-    assert without_three["title"]["subtitle"].endswith(" Dashed line: 50%, an even chance.")
+    assert " ".join(without_three["title"]["subtitle"]).endswith(" Dashed line: 50%, an even chance.")
 
 
 def test_the_eldest_s_even_share_is_drawn_over_its_own_player_count() -> None:
@@ -671,7 +680,7 @@ def test_the_eldest_s_even_share_is_drawn_over_its_own_player_count() -> None:
             (players,) = [count for x, count in points if start <= x <= end]
             assert value == pytest.approx(even_share(players)), (panel, players)
     assert sorted(value for value, _, _ in dashed_rules(spec)["trut"]) == [pytest.approx(1 / 3), 0.5]
-    assert spec["title"]["subtitle"].endswith(
+    assert " ".join(spec["title"]["subtitle"]).endswith(
         "Dashed lines: 50%, no advantage; 33% for 3 players, each alone (drawn over their points only)."
     )
 
@@ -954,7 +963,7 @@ def test_players_chart_draws_each_ones_win_rate_within_its_variant() -> None:
     odile = rows[("trut", 3, "Odile")]
     assert (odile["count"], odile["total"], odile["sample"]) == (70, 200, "70/200")
     assert odile["rate"] == pytest.approx(0.35)
-    assert "33% for 3 players, each alone (drawn over their bars only)" in spec["title"]["subtitle"]
+    assert "33% for 3 players, each alone (drawn over their bars only)" in " ".join(spec["title"]["subtitle"])
     dashed = {panel: sorted(value for value, _, _ in rules) for panel, rules in dashed_rules(spec).items()}
     third, half = pytest.approx(1 / 3), pytest.approx(0.5)
     assert dashed == {"catalan": [half, half], "trut": [third, third, half, half]}  # each player its own
@@ -1225,7 +1234,7 @@ def test_count_labels_never_overlap_and_are_left_out_only_where_they_would(name:
     assert all(r["sample"] for r in trut_rows)  # the tooltip's count stays
     thinned = not all(r["labelled"] for r in trut_rows)
     assert (
-        "labels count/sample size where they fit (every one in the tooltip)" in spec["title"]["subtitle"]
+        "labels count/sample size where they fit (every one in the tooltip)" in " ".join(spec["title"]["subtitle"])
     ) == thinned
     if name == "first_trick_value":  # upright labels in bars wide enough: none left out
         assert not thinned and layer_of(spec, "text")["mark"]["angle"] == 270

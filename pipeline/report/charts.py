@@ -20,6 +20,7 @@ frames and groups with ``n = 0`` and null rates, which are simply not drawn.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -297,7 +298,17 @@ def _rate_chart(
         faceted = chart.facet(column=columns, row=rows)
     if independent_x:
         faceted = faceted.resolve_scale(x="independent", xOffset="independent")
-    return faceted.properties(title=alt.Title(title, subtitle=subtitle, anchor="start"))
+    return faceted.properties(title=alt.Title(title, subtitle=subtitle_lines(subtitle), anchor="start"))
+
+
+_SUBTITLE_CHARS = 140
+"""Characters of a subtitle line: at Vega's 11 px, about 800 px, the width of two panels side by side."""
+
+
+def subtitle_lines(text: str) -> list[str]:
+    """A chart's subtitle as lines Vega draws one under the other: drawn as one line, a long subtitle ran
+    past the chart's right edge and was cut off by its box."""
+    return textwrap.wrap(text, _SUBTITLE_CHARS)
 
 
 _PANEL = "panel"
