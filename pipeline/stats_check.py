@@ -622,13 +622,12 @@ def trut(t: Tables) -> pl.DataFrame:
         )
     )
     special = hands.filter(pl.col("special").is_not_null()).join(deciders, on=HAND, how="left")
-    void = pl.col("void")
     for level, condition in (
         ("truted", pl.col("took").fill_null(False)),
         ("passed", pl.col("ended_by") == "pass"),
         ("folded", pl.col("ended_by") == "fold"),
         ("decider_won", pl.col("winner_team") == pl.col("decider_team")),
-        ("void", void),
+        ("void", pl.col("void")),
     ):
         sample = pl.col("decider_team").is_not_null() | pl.lit(level != "decider_won")
         parts.append(
@@ -728,8 +727,9 @@ def french(t: Tables) -> pl.DataFrame:
 
 
 def void_hands(t: Tables) -> pl.DataFrame:
-    void = pl.col("void")
-    per_group = _hands(t).group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("hands"), count(void).alias("void_hands"))
+    per_group = (
+        _hands(t).group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("hands"), count(pl.col("void")).alias("void_hands"))
+    )
     result = per_group.with_columns(*rate_with_interval("void_hands", "hands", "void_rate"))
     return _finish(result, GROUP, ["variant", "players", "hands", "void_hands", "void_rate", "ci_low", "ci_high"])
 

@@ -317,6 +317,11 @@ def fmt_pct(rate: float | None) -> str:
     return f"{rate:.1%}"
 
 
+def fmt_pp(difference: float) -> str:
+    """A difference of two rates (or of a rate and an even share) in percentage points: ``+8.1 pp``."""
+    return f"{difference * 100:+.1f} pp"
+
+
 def fmt_points(x: float | None, signed: bool = False) -> str:
     """Points with two decimals, optionally with a sign."""
     if is_missing(x):

@@ -20,7 +20,6 @@ whole, so an interrupted run leaves no half-written report.
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from pipeline.report.frames import (
     count_label,
     fmt_int,
     fmt_pct,
+    fmt_pp,
     interval_label,
     is_missing,
     random_bot_shares,
@@ -51,7 +51,7 @@ from pipeline.report.frames import (
 )
 from pipeline.report.glossary import terms_for
 from pipeline.report.summary import SUMMARIES, Detail, Finding, random_bot_caveat
-from pipeline.report.tables import table
+from pipeline.report.tables import escape, table
 
 Progress = Callable[[str], None]
 
@@ -322,10 +322,6 @@ def _row_count(spec: Mapping[str, Any]) -> int:
     return count + (len(values) if isinstance(values, list) else 0)
 
 
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
 _PARTS = {
     "every": (
         "Every variant",
@@ -358,7 +354,7 @@ def _part_of(name: str) -> str:
 def _part(part: str) -> str:
     """The heading that opens a part of the page."""
     heading, text = _PARTS[part]
-    return f'<div class="part"><h2 class="part-title">{_esc(heading)}</h2><p>{_esc(text)}</p></div>'
+    return f'<div class="part"><h2 class="part-title">{escape(heading)}</h2><p>{escape(text)}</p></div>'
 
 
 _COMPARISON_CELLS = (
@@ -375,12 +371,12 @@ def _comparison_table(frame: pl.DataFrame) -> str:
     """The variants side by side: one row per variant and player count, each rate with its interval and
     the counts it rests on."""
     head = "".join(
-        f"<th>{_esc(h)}</th>"
+        f"<th>{escape(h)}</th>"
         for h in ("Variant", "Players", "Games", "Hands a game", *(c[0] for c in _COMPARISON_CELLS))
     )
     body = []
     for row in frame.iter_rows(named=True):
-        cells = [f"<td>{_esc(row['variant'])}</td>", f'<td class="num">{_esc(row["players"])}</td>']
+        cells = [f"<td>{escape(row['variant'])}</td>", f'<td class="num">{escape(row["players"])}</td>']
         cells.append(f'<td class="num">{fmt_int(row["games"])}</td>')
         mean = row["mean_hands_per_game"]
         cells.append(f'<td class="num">{"n/a" if is_missing(mean) else f"{mean:.1f}"}</td>')
@@ -393,10 +389,10 @@ def _comparison_table(frame: pl.DataFrame) -> str:
             interval = interval_label(row[f"{prefix}_ci_low"], row[f"{prefix}_ci_high"])
             extra = ""
             if rate == "mano_win_rate" and not is_missing(row["mano_edge"]):
-                extra = f" ({row['mano_edge'] * 100:+.1f} pp)"
+                extra = f" ({fmt_pp(row['mano_edge'])})"
             cells.append(
-                f'<td class="num">{_esc(fmt_pct(value) + extra)}<br><small>{_esc(interval)} \u00b7 '
-                f"{_esc(count_label(k, n))}</small></td>"
+                f'<td class="num">{escape(fmt_pct(value) + extra)}<br><small>{escape(interval)} \u00b7 '
+                f"{escape(count_label(k, n))}</small></td>"
             )
         body.append("<tr>" + "".join(cells) + "</tr>")
     return (
@@ -411,27 +407,27 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool, caveat: str | None
     """A statistic's section: its definition, ``caveat`` (what makes its comparison not like for like),
     the comparison's table, the chart and its files, the frame's table."""
     title = TITLES.get(name, name.replace("_", " ").capitalize())
-    parts = [f'<section id="stat-{_esc(name)}">', f"<h2>{_esc(title)}</h2>"]
-    parts.append(f'<p class="definition">{_esc(DEFINITIONS.get(name, ""))}</p>')
+    parts = [f'<section id="stat-{escape(name)}">', f"<h2>{escape(title)}</h2>"]
+    parts.append(f'<p class="definition">{escape(DEFINITIONS.get(name, ""))}</p>')
     if caveat:
-        parts.append(f'<p class="note caveat">{_esc(caveat)}</p>')
+        parts.append(f'<p class="note caveat">{escape(caveat)}</p>')
     if name == COMPARISON and frame.height:
         parts.append(_comparison_table(frame))
     if has_chart:
-        parts.append(f'<div class="chart" id="chart-{_esc(name)}" data-chart="{_esc(name)}"></div>')
+        parts.append(f'<div class="chart" id="chart-{escape(name)}" data-chart="{escape(name)}"></div>')
         parts.append(
-            f'<p class="files">Chart files: <a href="charts/{_esc(name)}.png">PNG</a> \u00b7 '
-            f'<a href="charts/{_esc(name)}.svg">SVG</a></p>'
+            f'<p class="files">Chart files: <a href="charts/{escape(name)}.png">PNG</a> \u00b7 '
+            f'<a href="charts/{escape(name)}.svg">SVG</a></p>'
         )
     elif name in CHARTS:
         parts.append('<p class="empty">Nothing to draw: no group in these datasets has a sample.</p>')
     if frame.height:
         parts.append(
             f"<details open><summary>The numbers ({frame.height:,} rows, statistic "
-            f"<code>{_esc(name)}</code>)</summary>{table(frame, name)}</details>"
+            f"<code>{escape(name)}</code>)</summary>{table(frame, name)}</details>"
         )
     else:
-        parts.append(f'<p class="empty">The statistic <code>{_esc(name)}</code> returned no rows.</p>')
+        parts.append(f'<p class="empty">The statistic <code>{escape(name)}</code> returned no rows.</p>')
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -466,14 +462,14 @@ def _findings(findings: Mapping[str, list[str]]) -> str:
         shown, folded = shown_and_folded(sentences)
         more = (
             f"<details><summary>{len(folded)} more</summary><ul>"
-            + "".join(f"<li>{_esc(s)}</li>" for s in folded)
+            + "".join(f"<li>{escape(s)}</li>" for s in folded)
             + "</ul></details>"
             if folded
             else ""
         )
         items.append(
-            f'<h3><a href="#stat-{_esc(name)}">{_esc(title)}</a></h3><ul>'
-            + "".join(f"<li>{_esc(s)}</li>" for s in shown)
+            f'<h3><a href="#stat-{escape(name)}">{escape(title)}</a></h3><ul>'
+            + "".join(f"<li>{escape(s)}</li>" for s in shown)
             + "</ul>"
             + more
         )
@@ -486,8 +482,8 @@ def _manifests(manifests: Mapping[str, Mapping[str, Any]]) -> str:
     if not manifests:
         return "<p>No manifest was given.</p>"
     return "\n".join(
-        f"<details><summary>{_esc(label)}</summary>"
-        f"<pre>{_esc(json.dumps(manifest, indent=2, sort_keys=True, default=str))}</pre></details>"
+        f"<details><summary>{escape(label)}</summary>"
+        f"<pre>{escape(json.dumps(manifest, indent=2, sort_keys=True, default=str))}</pre></details>"
         for label, manifest in manifests.items()
     )
 
@@ -586,7 +582,7 @@ def _terms(variants: Iterable[str]) -> str:
         return ""
     return (
         '<details id="terms"><summary>Terms used on this page</summary><dl>'
-        + "".join(f"<dt>{_esc(t.term)}</dt><dd>{_esc(t.definition)}</dd>" for t in terms)
+        + "".join(f"<dt>{escape(t.term)}</dt><dd>{escape(t.definition)}</dd>" for t in terms)
         + "</dl></details>"
     )
 
@@ -602,32 +598,32 @@ def _page(
     specs: Mapping[str, dict[str, Any]],
     bundle: str,
 ) -> str:
-    datasets = ", ".join(f"<code>{_esc(label)}</code>" for label in manifests) or "none"
-    toc = "".join(f'<li><a href="#stat-{_esc(n)}">{_esc(TITLES.get(n, n))}</a></li>' for n in findings)
+    datasets = ", ".join(f"<code>{escape(label)}</code>" for label in manifests) or "none"
+    toc = "".join(f'<li><a href="#stat-{escape(n)}">{escape(TITLES.get(n, n))}</a></li>' for n in findings)
     spec_tags = "\n".join(
-        f'<script type="application/json" id="spec-{_esc(name)}">{_json_for_script(spec)}</script>'
+        f'<script type="application/json" id="spec-{escape(name)}">{_json_for_script(spec)}</script>'
         for name, spec in specs.items()
     )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{_esc(_CSP)}">
+<meta http-equiv="Content-Security-Policy" content="{escape(_CSP)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-{_GENERATOR}{_esc(__version__)}">
-<title>{_esc(title)}</title>
+{_GENERATOR}{escape(__version__)}">
+<title>{escape(title)}</title>
 <style>{_CSS}</style>
 <script>{_script_safe(bundle)}</script>
 </head>
 <body>
 <header>
-<h1>{_esc(title)}</h1>
-<p class="meta">Datasets: {datasets}. Variants: {_esc(_settings(settings) or "none")}. Built by truc-lab
-{_esc(__version__)}. Rates come with 95% intervals and the counts they rest on (wins/hands); points are
+<h1>{escape(title)}</h1>
+<p class="meta">Datasets: {datasets}. Variants: {escape(_settings(settings) or "none")}. Built by truc-lab
+{escape(__version__)}. Rates come with 95% intervals and the counts they rest on (wins/hands); points are
 counted in each variant's own unit (points in catalan and french, stones in valencian, petits in the trut
 family, where a long counts 3) and never compared across variants.</p>
 {_terms(settings)}
-{"".join(f'<p class="note">Note: {_esc(note)}.</p>' for note in notes)}
+{"".join(f'<p class="note">Note: {escape(note)}.</p>' for note in notes)}
 <nav><ul><li><a href="#summary">Findings</a></li>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
 </header>
 <section id="summary">

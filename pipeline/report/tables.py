@@ -16,7 +16,7 @@ import math
 
 import polars as pl
 
-from pipeline.report.frames import HAND_UNITS
+from pipeline.report.frames import HAND_UNITS, fmt_points, fmt_pp
 
 HAND_UNIT = "hand_unit"
 """The column ``table`` adds beside ``unit``: what a hand's points count (``frames.HAND_UNITS``)."""
@@ -138,19 +138,19 @@ def cell(column: str, value: object) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return '<td class="null">\u2013</td>'
     if isinstance(value, bool):
-        return f"<td>{_esc(value)}</td>"
+        return f"<td>{escape(value)}</td>"
     if isinstance(value, float):
-        return f'<td class="num">{_esc(_number(column, value))}</td>'
+        return f'<td class="num">{escape(_number(column, value))}</td>'
     if isinstance(value, int):
         return f'<td class="num">{value:,}</td>'
-    return f"<td>{_esc(value)}</td>"
+    return f"<td>{escape(value)}</td>"
 
 
 def _number(column: str, value: float) -> str:
     if column in PERCENTAGE_POINTS:
-        return f"{value * 100:+.1f} pp"
+        return fmt_pp(value)
     if any(h in column for h in _POINT_HINTS):
-        return f"{value:+.2f}" if any(s in column for s in _SIGNED_POINTS) else f"{value:.2f}"
+        return fmt_points(value, signed=any(s in column for s in _SIGNED_POINTS))
     if any(h in column for h in _PERCENT_HINTS):
         return f"{value:.1%}"
     return f"{value:.3g}"
@@ -161,12 +161,12 @@ def table(frame: pl.DataFrame, statistic: str = "") -> str:
     header's tooltip); a null that stands for a row of its own in ``statistic`` reads as what it means
     (``NULL_MEANS``)."""
     frame = with_hand_unit(frame)
-    head = "".join(f'<th title="{_esc(c)}">{_esc(header(c))}</th>' for c in frame.columns)
+    head = "".join(f'<th title="{escape(c)}">{escape(header(c))}</th>' for c in frame.columns)
     meanings = [NULL_MEANS.get((statistic, c)) for c in frame.columns]
     body = "".join(
         "<tr>"
         + "".join(
-            f"<td>{_esc(meaning)}</td>" if value is None and meaning else cell(c, value)
+            f"<td>{escape(meaning)}</td>" if value is None and meaning else cell(c, value)
             for c, value, meaning in zip(frame.columns, row, meanings, strict=True)
         )
         + "</tr>"
@@ -185,5 +185,6 @@ def with_hand_unit(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(hand).select([*frame.columns[:at], HAND_UNIT, *frame.columns[at:]])
 
 
-def _esc(text: object) -> str:
+def escape(text: object) -> str:
+    """Text made safe for the page's HTML, quotes included."""
     return html.escape(str(text), quote=True)
