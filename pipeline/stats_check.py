@@ -954,7 +954,7 @@ class _Hand:
         trick_cols = [*winners, None, None, None][:3]
         return {
             "hand": (self.game_id, self.hand_no, self.dealer, self.eldest, eldest_team, 3, 0, 0, self.stake,
-                     ended_by, winner, points[0], points[1], len(winners), *trick_cols, tie_rule),
+                     ended_by, winner, points[0], points[1], len(winners), *trick_cols, tie_rule, winner is None),
             "winner": winner,
         }  # fmt: skip
 
@@ -996,7 +996,7 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
                 "game_id": game_id, "variant": variant, "players": players, "options": "",
                 "seed": seed * 1000 + game_id, "first_dealer": 0, "hands": n_hands, "complete": True,
                 "winner_team": winner, "score_team0": score[0], "score_team1": score[1], "source": "simulate",
-                "sides": 2,
+                "sides": 2, "unit": _UNITS[variant],
             })
         )  # fmt: skip
     for number, batches in enumerate(parts):
@@ -1030,7 +1030,7 @@ _ENVIT_VALUES = (1, 3, 4, 5, 6, 7, 20, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33)
 _TRUC_VERBS = {2: "truc", 3: "retruc", 4: "quatre-val", 5: "joc-fora"}
 _FAMILY_SHAPES = (("trut", 2), ("trut", 3), ("trut", 4), ("valencian", 2), ("valencian", 4), ("french", 2),
                   ("french", 4))  # fmt: skip
-_UNITS = {"trut": "longs", "valencian": "cames", "french": "points"}
+_UNITS = {"catalan": "points", "trut": "longs", "valencian": "cames", "french": "points"}
 
 
 def full_row(schema: Any, values: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -150,6 +150,24 @@ EVENTS = pa.schema(
 
 SCHEMAS: dict[str, pa.Schema] = {"games": GAMES, "hands": HANDS, "seats": SEATS, "events": EVENTS}
 
+NOT_NULL: dict[str, tuple[str, ...]] = {
+    "games": (
+        "game_id", "variant", "players", "options", "first_dealer", "hands", "complete",
+        "score_team0", "score_team1", "source", "sides", "unit",
+    ),
+    "hands": (
+        "game_id", "hand_no", "dealer", "eldest", "eldest_team", "cards_dealt", "score_before_team0",
+        "score_before_team1", "stake", "ended_by", "points_team0", "points_team1", "tricks_played", "void",
+    ),
+    "seats": ("game_id", "hand_no", "seat", "team", "cards"),
+    "events": (
+        "game_id", "hand_no", "seq", "verb", "kind", "answers", "could_raise", "stake_before", "stake_after",
+    ),
+}  # fmt: skip
+"""The columns the simulator and the importer always fill, which the SQL reads without a fallback for null
+(``games.sides`` as the number of sides, ``hands.void`` as "nobody scored"...): ``check_dataset`` refuses
+a dataset with a null in one of them."""
+
 
 class DatasetError(Exception):
     """A dataset folder is missing, incomplete or unreadable."""
@@ -392,16 +410,53 @@ def check_dataset(root: Path) -> None:
         parts = sorted((root / name).glob("*.parquet"))
         if not parts:
             raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
-        try:
-            columns = set(pq.read_schema(parts[0]).names)
-        except (OSError, pa.ArrowException) as exc:
-            raise DatasetError(f"{parts[0]} is not a readable Parquet file: {exc}") from exc
-        missing = [c for c in SCHEMAS[name].names if c not in columns]
+        for part in parts:
+            _check_part(part, name)
+
+
+_PARTS_CHECKED: set[tuple[str, str, int, int]] = set()
+"""The files ``_check_part`` passed, with their size and time of change: a report checks every dataset once
+per statistic, and a file that has not changed need not be read again."""
+
+
+def _check_part(part: Path, table: str) -> None:
+    """Refuse a Parquet file of ``table`` that lacks a column of the schema, or that holds a null in a
+    column of ``NOT_NULL``. The null counts come from the file's footer, or from the column itself where
+    its writer kept no statistics."""
+    try:
+        status = part.stat()
+    except OSError as exc:
+        raise DatasetError(f"{part} is not a readable Parquet file: {exc}") from exc
+    key = (str(part.resolve()), table, status.st_size, status.st_mtime_ns)
+    if key in _PARTS_CHECKED:
+        return
+    try:
+        meta = pq.ParquetFile(part).metadata
+        columns = meta.schema.names
+        missing = [c for c in SCHEMAS[table].names if c not in columns]
         if missing:
             raise DatasetError(
-                f"{parts[0]} lacks the column(s) {', '.join(missing)}: it was written by an older Truc Lab; "
+                f"{part} lacks the column(s) {', '.join(missing)}: it was written by an older Truc Lab; "
                 "simulate or import it again"
             )
+        nulls = []
+        for name in NOT_NULL[table]:
+            index = columns.index(name)
+            counts = [meta.row_group(g).column(index).statistics for g in range(meta.num_row_groups)]
+            if all(stats is not None and stats.has_null_count for stats in counts):
+                has_null = any(stats.null_count for stats in counts if stats is not None)
+            else:
+                has_null = pq.read_table(part, columns=[name]).column(name).null_count > 0
+            if has_null:
+                nulls.append(name)
+    except (OSError, pa.ArrowException) as exc:
+        raise DatasetError(f"{part} is not a readable Parquet file: {exc}") from exc
+    if nulls:
+        raise DatasetError(
+            f"{part} has null values in the column(s) {', '.join(nulls)}, which Truc Lab always fills "
+            "(docs/data.md): it was not written by truc simulate or truc import"
+        )
+    _PARTS_CHECKED.add(key)
 
 
 def expand_datasets(paths: Sequence[Path]) -> list[Path]:

@@ -211,6 +211,34 @@ def test_a_folder_of_runs_stands_for_each_run(tmp_path: Path) -> None:
         expand_datasets([tmp_path / "empty"])
 
 
+def test_a_null_where_truc_lab_always_writes_a_value_is_refused(tmp_path: Path) -> None:
+    """The SQL reads games.sides as the number of sides and hands.void as "nobody scored", with no fallback
+    for null: a hand-made dataset with a null there is refused, naming the file and the column, whether
+    the file's footer counts its nulls or not."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pipeline.stats import compute
+
+    simulate(SimulationSpec("catalan", 2, 3, {"players": "2"}), tmp_path / "d")
+    check_dataset(tmp_path / "d")
+    games = next((tmp_path / "d" / "games").glob("*.parquet"))
+    table = pq.read_table(games)
+    sides = pa.array([None] * table.num_rows, type=pa.int8())
+    pq.write_table(table.set_column(table.schema.get_field_index("sides"), "sides", sides), games)
+    with pytest.raises(DatasetError, match=rf"{games.name} has null values in the column\(s\) sides, which Truc Lab"):
+        compute("mano_advantage", tmp_path / "d")
+    pq.write_table(table, games)
+    hands = sorted((tmp_path / "d" / "hands").glob("*.parquet"))[-1]
+    table = pq.read_table(hands)
+    void = pa.array([None, *table.column("void").to_pylist()[1:]], type=pa.bool_())
+    pq.write_table(table.set_column(table.schema.get_field_index("void"), "void", void), hands, write_statistics=False)
+    with pytest.raises(DatasetError, match=rf"{hands.name} has null values in the column\(s\) void,"):
+        check_dataset(tmp_path / "d")
+    pq.write_table(table, hands)
+    check_dataset(tmp_path / "d")
+
+
 def test_a_dataset_missing_columns_or_with_a_corrupt_file_is_named(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 

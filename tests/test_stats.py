@@ -23,6 +23,7 @@ from polars.testing import assert_frame_equal
 
 from pipeline import stats, store
 from pipeline.stats_check import full_row, write_synthetic, write_synthetic_variants
+from pipeline.variants import get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(stats.STATISTICS)
@@ -34,8 +35,8 @@ def approx(value: float) -> Any:
 
 class Dataset:
     """A tiny dataset built by hand. Seat s is on team s % 2 (on side s with 3 players); events get their
-        seq in order of calls. ``games.sides`` is 2, or 3 with 3 players, and ``hands.void`` is whether the hand
-    has no winner, unless given; other columns not named stay null."""
+    seq in order of calls. ``games.sides`` is 2, or 3 with 3 players, and ``hands.void`` is whether the hand
+    has no winner, unless given, and ``games.unit`` the variant's; other columns not named stay null."""
 
     def __init__(self) -> None:
         self.batches = store.new_batches()
@@ -50,7 +51,8 @@ class Dataset:
         values = {
             "game_id": game_id, "variant": variant, "players": players, "options": "", "seed": game_id,
             "first_dealer": 0, "hands": 1, "complete": True, "winner_team": 0, "score_team0": 12,
-            "score_team1": 0, "source": "test", "sides": 3 if players == 3 else 2, **extra,
+            "score_team1": 0, "source": "test", "sides": 3 if players == 3 else 2,
+            "unit": get_variant(variant).unit, **extra,
         }  # fmt: skip
         self.batches["games"].append(full_row(store.GAMES, values))
 
@@ -827,11 +829,23 @@ def test_unreadable_parquet_is_a_dataset_error(tmp_path: Path) -> None:
         stats.compute("mano_advantage", data)
 
 
-def test_a_broken_later_part_is_a_dataset_error_naming_the_folder(tmp_path: Path) -> None:
-    """The folder check reads the first part of each table; a later part that is broken is found by DuckDB
-    while the statistic runs, and still gives a one-line error naming the dataset."""
+def test_a_broken_later_part_is_named_by_the_folder_check(tmp_path: Path) -> None:
+    """The folder check reads the footer of every part: a later part that is not Parquet is named."""
     data = mano_dataset(tmp_path / "data")
     (data / "hands" / "part-00001.parquet").write_bytes(b"not parquet either")
+    with pytest.raises(store.DatasetError, match=r"hands/part-00001.parquet is not a readable Parquet file"):
+        stats.compute("mano_advantage", data)
+
+
+def test_a_part_broken_past_its_footer_is_a_dataset_error_naming_the_folder(tmp_path: Path) -> None:
+    """A part whose footer reads but whose pages are broken passes the folder check; DuckDB finds it while
+    the statistic runs, and it still gives a one-line error naming the dataset."""
+    data = mano_dataset(tmp_path / "data")
+    part = data / "hands" / "part-00000.parquet"
+    content = bytearray(part.read_bytes())
+    content[4:200] = bytes(196)  # the first column's pages, after the magic bytes
+    part.write_bytes(bytes(content))
+    store.check_dataset(data)
     with pytest.raises(store.DatasetError, match=rf"^cannot read dataset {data}: ") as caught:
         stats.compute("mano_advantage", data)
     assert "\n" not in str(caught.value)
@@ -1406,4 +1420,10 @@ def test_variant_comparison_by_hand(raise_dataset: Path) -> None:
     assert (row["fold_ci_low"], row["fold_ci_high"]) == tuple(approx(b) for b in wilson_bounds(3, 8))
     # decided hands h1-h5: the eldest (seat 1, team 1) won h2 and h4
     assert (row["decided_hands"], row["eldest_wins"], row["mano_edge"]) == (5, 2, approx(0.4 - 0.5))
-    assert (row["games"], row["hands"], row["mean_hands_per_game"], row["sides"], row["unit"]) == (1, 7, 7.0, 2, None)
+    assert (row["games"], row["hands"], row["mean_hands_per_game"], row["sides"], row["unit"]) == (
+        1,
+        7,
+        7.0,
+        2,
+        "points",
+    )
