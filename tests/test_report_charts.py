@@ -807,7 +807,7 @@ def test_envit_trut_french_and_void_sentences() -> None:
     assert summary.envit(envit) == [
         "In 2-player valencian, an envit was called in 45% (90/200) of hands; an envit was accepted 50%, folded "
         "to 38% and raised 12% (of 80 calls); the opening caller's side won the envit 25% (5/20) of the time "
-        "with a value of 0-19 and 90% (9/10) with 31-33; 25% of calls were bluffs (20/80) and 40% of the "
+        "with a value of 0-19 and 90% (9/10) with 31-33; 25% of calls at every rung were bluffs (20/80) and 40% of the "
         "bluffs were folded to (8/20). The envit brought 0.50 stones a hand and the rest of the hand 1.50 "
         "(25% of the stones)."
     ]

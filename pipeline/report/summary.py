@@ -477,7 +477,7 @@ def envit(frame: pl.DataFrame, units: Units = None) -> list[str]:
         folded = [r for r in rows if r["measure"] == "bluff_folded" and _has_rate(r, "rate", "n")]
         if bluffs:
             k, n = sum(r["count"] for r in bluffs), sum(r["n"] for r in bluffs)
-            text = f"{fmt_pct(k / n)} of calls were bluffs ({count_label(k, n)})"
+            text = f"{fmt_pct(k / n)} of calls at every rung were bluffs ({count_label(k, n)})"
             if folded:
                 fk, fn = sum(r["count"] for r in folded), sum(r["n"] for r in folded)
                 text += f" and {fmt_pct(fk / fn)} of the bluffs were folded to ({count_label(fk, fn)})"
