@@ -9,13 +9,12 @@ Memory: a worker holds one chunk's rows at a time, writes them, and returns only
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +25,16 @@ from pipeline.engine.rules import Config
 from pipeline.playing import SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
-from pipeline.store import SIMULATION, TABLES, atomic_dataset, new_batches, write_manifest, write_part
+from pipeline.store import (
+    SIMULATION,
+    STOP_SIGNALS,
+    TABLES,
+    atomic_dataset,
+    new_batches,
+    stop_signals_held,
+    write_manifest,
+    write_part,
+)
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.variants import get_variant
 
@@ -154,21 +162,7 @@ def _leave_interrupts_to_the_parent() -> None:
     whatever handler a forked worker inherited from the command."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # held by the parent while it forked
-
-
-_STOP_SIGNALS: Final = {signal.SIGINT, signal.SIGTERM}
-
-
-@contextlib.contextmanager
-def _stop_signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM while the pool starts. Raised in the middle of ``Pool()`` they left workers
-    that nothing ended, and the command hung; held, they arrive once the pool exists and can be ended."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held by the parent while it forked
 
 
 def simulate(
@@ -221,7 +215,7 @@ def simulate(
             context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
             pool = None
             try:
-                with _stop_signals_held():
+                with stop_signals_held():  # raised in the middle of Pool() they left workers that nothing ended
                     pool = context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
                 for chunk, result in zip(chunks, pool.imap(_run_chunk, chunks), strict=True):
                     collect(result, chunk[5] - chunk[4])

@@ -22,7 +22,8 @@ import errno
 import json
 import os
 import shutil
-import tempfile
+import signal
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -255,35 +256,79 @@ def atomic_dataset(
     out = Path(out)
     check_output_folder(out, overwrite, replaceable, kind)
     existed = out.exists()
+    tmp = _temporary_beside(out, "tmp")  # named before it exists, so that an interrupt at any step finds it
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    except OSError as exc:
-        raise cannot_write(out, exc) from exc
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; the result is an ordinary folder
-    try:
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp.mkdir()  # an ordinary folder: 0o777 less the umask
+        except OSError as exc:
+            raise cannot_write(out, exc) from exc
         yield tmp
+        _move_into_place(tmp, out, existed)
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         _raise_if_output_full(out, exc)
         raise
+
+
+def _temporary_beside(out: Path, kind: str) -> Path:
+    """A hidden name beside ``out`` that no other command picks (``.NAME.tmp-PID-RANDOM``)."""
+    return out.with_name(f".{out.name}.{kind}-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+
+
+def _move_into_place(tmp: Path, out: Path, existed: bool) -> None:
+    """Put the finished folder ``tmp`` at ``out``. An ``out`` that existed is moved away first, with Ctrl-C
+    and SIGTERM held so that no interrupt comes between the two moves (which would leave no ``out`` at all),
+    and put back if the second move fails. An ``out`` that another command wrote meanwhile is left to it."""
     if existed and out.exists():
-        trash = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        os.replace(out, trash / "old")
-        os.replace(tmp, out)
-        shutil.rmtree(trash, ignore_errors=True)
+        trash = _temporary_beside(out, "old")
+        with stop_signals_held():
+            trash.mkdir()
+            os.replace(out, trash / "old")
+            try:
+                os.replace(tmp, out)
+            except OSError:
+                os.replace(trash / "old", out)
+                raise
+            finally:
+                shutil.rmtree(trash, ignore_errors=True)
         return
     try:
         if out.exists():  # another command wrote it while this one ran: keep its output
             raise FileExistsError(errno.EEXIST, "exists")
         os.replace(tmp, out)
     except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
         if out.exists():
             raise DatasetError(f"{out} was written by another command while this one ran; nothing was written") from exc
         raise cannot_write(out, exc) from exc
+
+
+STOP_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def stop_signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM (``STOP_SIGNALS``) for steps that an interrupt must not split; one that comes
+    meanwhile is acted on, by the handler in force before, when the block ends.
+
+    Python runs its handlers in the main thread, but the kernel gives a signal to any thread that does not
+    block it (pyarrow's and DuckDB's threads too), so blocking it here is not enough: the handlers are
+    replaced by one that notes the signal. It is blocked here as well, as a process forked in the block
+    inherits (``pipeline.simulate``'s workers unblock it). Outside the main thread this holds nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    handlers = {number: signal.signal(number, lambda number, _frame: noted.append(number)) for number in STOP_SIGNALS}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        if noted:
+            signal.raise_signal(noted[0])
 
 
 @contextlib.contextmanager
@@ -298,11 +343,11 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
     _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
     temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        stream = temp.open("x", encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise cannot_write(out, exc) from exc
-    try:
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            stream = temp.open("x", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise cannot_write(out, exc) from exc
         with stream:
             yield stream
         os.replace(temp, out)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import polars as pl
 import pytest
 
 from pipeline import simulate as simulate_module
+from pipeline import store
 from pipeline.policies import PolicyError
 from pipeline.simulate import SimulationError, SimulationSpec, game_seed, simulate
 from pipeline.store import TABLES, DatasetError, check_dataset
@@ -167,6 +169,55 @@ def test_an_interrupted_run_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
     with pytest.raises(KeyboardInterrupt):
         simulate(SimulationSpec("catalan", 10, 1, {"players": "2"}), tmp_path / "d", progress=interrupt)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupt_just_after_the_temporary_output_is_made_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    """A Ctrl-C or SIGTERM may land just after the temporary folder or file exists, before the code that
+    removes it on error is reached (a ``.d.tmp-*`` folder stayed behind when a signal came inside
+    ``mkdtemp``): the interrupt is raised here right after each is made."""
+    make_folder, open_file = Path.mkdir, Path.open
+
+    def mkdir_then_interrupt(self: Path, *args: object, **kwargs: object) -> None:
+        make_folder(self, *args, **kwargs)  # type: ignore[arg-type]
+        if self.name.startswith("."):
+            raise KeyboardInterrupt
+
+    def open_then_interrupt(self: Path, *args: object, **kwargs: object) -> object:
+        stream = open_file(self, *args, **kwargs)  # type: ignore[arg-type]
+        if self.name.startswith("."):
+            stream.close()
+            raise KeyboardInterrupt
+        return stream
+
+    monkeypatch.setattr(Path, "mkdir", mkdir_then_interrupt)
+    monkeypatch.setattr(Path, "open", open_then_interrupt)
+    with pytest.raises(KeyboardInterrupt), store.atomic_dataset(tmp_path / "d", False):
+        pass
+    with pytest.raises(KeyboardInterrupt), store.atomic_file(tmp_path / "all.truc", False):
+        pass
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Path, monkeypatch) -> None:
+    """--overwrite moves the old dataset away, then the new one into its place: a Ctrl-C between the two
+    left no dataset at all. It is held until both moves are done, so the new dataset is whole."""
+    out = tmp_path / "d"
+    simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
+    move = os.replace
+    moves: list[str] = []
+
+    def move_with_a_ctrl_c_after_the_first(source: Path, target: Path) -> None:
+        move(source, target)
+        moves.append(Path(target).name)
+        if len(moves) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # Python raises KeyboardInterrupt as soon as it is delivered
+
+    monkeypatch.setattr(os, "replace", move_with_a_ctrl_c_after_the_first)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
+    assert moves == ["old", "d"]
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 7
+    assert [p.name for p in tmp_path.iterdir()] == ["d"]
 
 
 def test_progress_is_reported_per_chunk(tmp_path: Path, monkeypatch) -> None:
