@@ -29,6 +29,7 @@ import polars as pl
 
 from pipeline import store
 from pipeline.names import counted, did_you_mean
+from pipeline.variants import VARIANTS
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 STAGING = "staging"
@@ -381,6 +382,56 @@ def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> lis
     return notes
 
 
+def option_notes(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
+    """What the reader of the statistics must know about the options the games were played under: a note for
+    each setting that pools several sets of options (``pooled_options``), then one for each variant whose
+    player counts were played under different options (``options_between_player_counts``)."""
+    if separately:
+        return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in option_notes(folder)]
+    return pooled_options(data) + options_between_player_counts(data)
+
+
+def options_between_player_counts(data: Path | Sequence[Path]) -> list[str]:
+    """A note for each variant whose player counts the data hold under different options, where the option
+    changes the game at both counts (``OptionSpec.players``: partners' signals mean nothing with 2
+    players): set side by side, as every statistic and the comparison set its player counts, they differ
+    by the options as well. A player count that pools several sets of options is left to
+    ``pooled_options``."""
+    with staged(store.dataset_folders(data)) as con:
+        rows = con.execute(POOLED_OPTIONS_SQL).fetchall()
+    sets: dict[str, dict[int, set[str]]] = {}
+    for variant, players, options, _dataset, _games in rows:
+        sets.setdefault(variant, {}).setdefault(players, set()).add(options or "")
+    notes = []
+    for variant, by_count in sets.items():
+        alone = {players: _parse_options(next(iter(texts))) for players, texts in by_count.items() if len(texts) == 1}
+        specs = {spec.name: spec for spec in VARIANTS[variant].options} if variant in VARIANTS else {}
+        differing = [
+            name
+            for name, spec in specs.items()
+            if name != "players"
+            and len({options.get(name) for players, options in alone.items() if spec.applies_at(players)}) > 1
+        ]
+        if not differing:
+            continue
+        described = [
+            f"{players} players "
+            + " ".join(f"{name}={options.get(name, '?')}" for name in differing if specs[name].applies_at(players))
+            for players, options in sorted(alone.items())
+            if any(specs[name].applies_at(players) for name in differing)
+        ]
+        notes.append(
+            f"{variant} was played under different options at different player counts ({', '.join(described)}): "
+            "where the statistics set its player counts side by side, they differ by the options as well"
+        )
+    return notes
+
+
+def _parse_options(text: str) -> dict[str, str]:
+    """``"players=2 tie_lead=first"`` -> ``{"players": "2", "tie_lead": "first"}``."""
+    return dict(pair.split("=", 1) for pair in text.split() if "=" in pair)
+
+
 POOLED_OPTIONS_SQL = """
 select variant, players, options, dataset, count(*) as games
 from stg_games
@@ -392,7 +443,7 @@ order by variant, players, options, dataset
 def _option_differences(mixes: Sequence[tuple[str | None, int]]) -> list[tuple[str, int]]:
     """Each set of options (canonical ``k=v k=v`` text) named by the options in which the sets differ:
     ``tie_lead=first`` rather than every option of the variant."""
-    parsed = [dict(pair.split("=", 1) for pair in (options or "").split() if "=" in pair) for options, _ in mixes]
+    parsed = [_parse_options(options or "") for options, _ in mixes]
     keys = list(dict.fromkeys(key for options in parsed for key in options))
     differing = [key for key in keys if len({options.get(key) for options in parsed}) > 1]
     return [

@@ -109,3 +109,40 @@ def test_one_dataset_holding_several_options_is_not_told_to_use_per_dataset(
     assert note.endswith("the statistics count them together (truc sql can split them by games.options)")
     (again,) = stats.pooled_options(tmp_path / "cafe", separately=True)
     assert again == f"{(tmp_path / 'cafe').resolve()}: {note}"
+
+
+# --- options that differ between the player counts of a variant -------------------------------------------
+
+ACROSS = (
+    "trut was played under different options at different player counts (2 players tie_lead=maker, 4 players "
+    "tie_lead=first): where the statistics set its player counts side by side, they differ by the options as well"
+)
+
+
+def test_player_counts_played_under_different_options_are_named(runs: dict[str, Path]) -> None:
+    assert stats.options_between_player_counts([runs["maker"], runs["four"]]) == [ACROSS]
+    assert stats.option_notes([runs["maker"], runs["four"]]) == [ACROSS]
+    # 2 players pools two sets of options: its note says so, and it is left out of the comparison
+    assert stats.option_notes([runs["maker"], runs["first"], runs["four"]]) == stats.pooled_options(
+        [runs["maker"], runs["first"], runs["four"]]
+    )
+    assert stats.options_between_player_counts([runs["first"], runs["four"]]) == []  # both tie_lead=first
+
+
+def test_an_option_that_means_nothing_at_one_player_count_is_not_a_difference(tmp_path: Path) -> None:
+    """Partners' signals (seed 000, "Truc en Catalogne") need partners: 2-player games with signals=off and
+    4-player games with signals=on differ by no option that changes both."""
+    two = simulate(SimulationSpec("catalan", 3, 1, {"players": "2"}), tmp_path / "two").out
+    four = simulate(SimulationSpec("catalan", 3, 2, {"players": "4", "signals": "on"}), tmp_path / "four").out
+    assert stats.option_notes([two, four]) == []
+
+
+def test_stats_and_the_report_tell_the_difference_between_player_counts(runs: dict[str, Path], tmp_path: Path) -> None:
+    args = ["stats", "mano_advantage", "--data", str(runs["maker"]), "--data", str(runs["four"]), "--format", "csv"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"note: {ACROSS}\n"
+    each = runner.invoke(app, [*args, "--per-dataset"])
+    assert each.exit_code == 0 and each.stderr == ""  # each folder holds one player count
+    page = build_report([runs["maker"], runs["four"]], tmp_path / "report").html.read_text("utf-8")
+    assert f'<p class="note">Note: {ACROSS}.</p>' in page

@@ -37,12 +37,17 @@ class Rung:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A variant option: its values as text, the default, and what it means."""
+    """A variant option: its values as text, the default, what it means, and the player counts at which it
+    changes the game (empty: at every count; partners' signals mean nothing with 2 players)."""
 
     name: str
     values: tuple[str, ...]
     default: str
     help: str
+    players: tuple[int, ...] = ()
+
+    def applies_at(self, players: int) -> bool:
+        return not self.players or players in self.players
 
     def __post_init__(self) -> None:
         if self.default not in self.values:

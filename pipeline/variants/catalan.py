@@ -23,6 +23,6 @@ CATALAN = Variant(
     verbs=frozenset(["play", "accept", "fold", "cut", "nocut", "deal", "hold", "pass", "signal", "truc", "retruc"]),
     options=(
         OptionSpec("players", ("4", "2"), "4", "number of players: 4 in two teams of two, or 2"),
-        OptionSpec("signals", ("off", "on"), "off", "partners signal the top cards they hold (4 players)"),
+        OptionSpec("signals", ("off", "on"), "off", "partners signal the top cards they hold (4 players)", (4,)),
     ),
 )

@@ -53,7 +53,7 @@ OPTIONS = (
     ),
     OptionSpec("deck", ("32", "36"), "32", "32 cards, or the historic 36 with sixes (7 6 A K Q J 10 9 8)"),
     OptionSpec("rubber", ("on", "off"), "on", "a match is a rubber: the first side to win 2 games (simulate)"),
-    OptionSpec("signals", ("off", "on"), "off", "partners signal the top cards they hold (4 players)"),
+    OptionSpec("signals", ("off", "on"), "off", "partners signal the top cards they hold (4 players)", (4,)),
 )
 
 FRENCH = FrenchVariant(

@@ -76,7 +76,9 @@ OPTIONS = (
     OptionSpec("twos", ("off", "on"), "off", "play with the four 2s (26 cards)"),
     OptionSpec("bones", ("9", "12"), "9", "stones a males, then a bones, in a cama (9+9 or 12+12)"),
     OptionSpec("cames", ("2", "1"), "2", "cames that win the game (the coto): 2, or a game of one cama"),
-    OptionSpec("signals", ("off", "on"), "off", "partners signal top cards and a 33 of envit (senyes; 4 players)"),
+    OptionSpec(
+        "signals", ("off", "on"), "off", "partners signal top cards and a 33 of envit (senyes; 4 players)", (4,)
+    ),
 )
 
 
