@@ -100,6 +100,17 @@ def test_tied_single_trick_goes_to_the_eldest_non_dealing_team() -> None:
     assert record.winner_team == game.team_of[2] == 0 and record.tie_rule == "all_tied_eldest"
 
 
+def test_the_deal_passes_to_the_next_seat_and_the_eldest_follows_it() -> None:
+    """RULES.md "Common model": the dealer rotates to the next seat each hand, and the eldest is the seat
+    after the dealer; with 4 players, round the table."""
+    game = new_game(4, dealer=2)
+    for dealer in (2, 3, 0, 1, 2):
+        assert (game.dealer, game.eldest) == (dealer, (dealer + 1) % 4)
+        deal(game, "3o 2o 4o", "12c 11c 10c", "5o 6o 7o", "5c 6c 7c")
+        act(game, f"{game.eldest} truc", f"{(game.eldest + 1) % 4} fold")
+        game.next_hand()
+
+
 def test_the_deal_comes_once_per_hand_with_a_hand_per_seat_and_the_next_hand_after_the_last() -> None:
     game = new_game(2, dealer=1, scores=(11, 7))  # no cut at 11: the deal is next
     with pytest.raises(RuleError, match=r"the deal lists 3 seats, the game has 2 \[deal-seats\]"):

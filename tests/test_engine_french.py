@@ -234,6 +234,18 @@ def test_only_the_eldest_asks_and_only_before_his_first_card_or_raise() -> None:
         act(game, "0 redeal")
 
 
+def test_no_redeal_once_a_card_is_played() -> None:
+    """New cards are asked for before the first trick (seed 002 "Règles du Truc à deux joueurs"): the
+    eldest, who wins trick 1 and leads again, may not ask any more."""
+    game = new_game(2)
+    deal(game, "7h 10h Jh", "9c 8c Ac")
+    assert Action(0, "redeal") in game.legal_for(0)
+    act(game, "0 play 7h", "1 play 9c")
+    assert game.to_play == 0 and Action(0, "redeal") not in game.legal_for(0)
+    with pytest.raises(RuleError, match="redeal-first"):
+        act(game, "0 redeal")
+
+
 def test_redeals_go_on_while_the_stock_holds_a_full_deal() -> None:
     # 32 cards: 2 players use 6 a deal, so 5 deals (4 redeals) leave 2 cards; 4 players use 12, so 2 deals
     for players, deck, most in ((2, "32", 4), (4, "32", 1), (2, "36", 5), (4, "36", 2)):

@@ -392,6 +392,15 @@ def test_au_fortial_a_seen_trut_is_played_the_loser_leaves_the_fortial() -> None
     assert game.phase == Phase.PLAY  # out of the fortial
 
 
+def test_6_longs_without_2_petits_is_not_the_fortial() -> None:
+    """The fortial is 6 longs and 2 petits, one petit from the game (seed 003 "Le cas particulier du
+    fortial"): 6 longs and 1 petit play an ordinary hand."""
+    game = new_trut(2, dealer=1, scores=(6, 4), petits=(1, 0))
+    deal(game, "7h 8h 9h", "Ah Kh Qh")
+    assert game.phase == Phase.PLAY and game.actor() == 0 and game.public_state()["special"] is None
+    act(game, "0 play 7h")
+
+
 def test_both_teams_au_fortial_play_normally_and_the_winner_takes_the_game() -> None:
     game = new_trut(2, dealer=1, scores=(6, 6), petits=(2, 2))
     deal(game, "7h 8h 9h", "Ah Kh Qh")
@@ -414,6 +423,16 @@ def test_brelan_is_a_trut_that_shows_the_hand_with_option_brelan() -> None:
     assert event.arg == "brelan" and game.public_state()["announced"] == "brelan"
     act(game, "1 fold")
     assert ends(game) == ["1p", "0"]
+
+
+def test_a_pair_is_not_a_brelan() -> None:
+    """A brelan is three cards of one rank (seed 003 "Règle du jeu": "brelan d'as"): a pair and an odd
+    card may not be announced."""
+    game = new_trut(2, dealer=1, brelan="on")
+    deal(game, "Ah Ad 7c", "7h 8h 9h")
+    assert Action(0, "trut", "brelan") not in game.legal_for(0) and Action(0, "trut") in game.legal_for(0)
+    with pytest.raises(RuleError, match="does not hold a brelan"):
+        act(game, "0 trut brelan")
 
 
 def test_no_brelan_without_the_option() -> None:

@@ -429,6 +429,19 @@ def test_gatine_a_void_trut_d_office_is_redealt_sec_from_the_same_stock() -> Non
     replays(game, (2, 0))
 
 
+def test_gatine_the_random_sec_deal_draws_from_what_is_left_of_the_stock() -> None:
+    """The simulator's deal (``Game.deal``, the chance step) follows the same rule as a recorded one: the
+    sec hand is dealt from the same stock, without the first deal's cards (seed 003, "Variante de Gâtine":
+    "on redistribue trois cartes avec le même talon"; RULES.md, trut-gatine)."""
+    game = gatine(petits=(2, 0))
+    deal(game, "8h 7h Ah", "8c 7c Ac")
+    act(game, "0 hold", "0 play 8h", "1 play 8c", "1 play 7c", "0 play 7h", "0 play Ah", "1 play Ac")
+    assert game.public_state()["special"] == "sec" and len(game.stock) == 26
+    game.deal(random.Random(3))
+    assert game.phase == Phase.PLAY and len(game.stock) == 20
+    assert not set(cards("8h 7h Ah 8c 7c Ac")) & {card for hand in game.hands for card in hand}
+
+
 def test_gatine_sec_until_the_stock_runs_out_then_a_new_shuffle() -> None:
     game = gatine(4, dealer=3, petits=(2, 0))  # eldest 0; side 0 (seats 0, 2) holds
     first = ("8h 7h Ah", "8c 7c Ac", "9h 10h Jh", "9s 10s Js")

@@ -61,6 +61,32 @@ def test_threshold_holds_at_11_with_the_partner_hand_in_view() -> None:
     assert ThresholdPolicy(call_at=0.5).step(SeatView(game, 0), random.Random(0)) == Action(0, "hold")
 
 
+def test_threshold_holds_at_11_by_call_at_not_raise_at() -> None:
+    """Holding at 11 stakes 3 points on the hand (RULES.md catalan, "11 points"): the bot holds when the
+    hand reaches ``call_at``, as it accepts a raise, whatever ``raise_at`` says."""
+    game = new_game(2, dealer=1, scores=(11, 3))
+    deal(game, "1c 12e 2c", "4o 4c 5o")
+    pct = ThresholdPolicy().strength_pct(SeatView(game, 0))
+    assert 0.1 < pct < 0.9
+    for call_at, raise_at, expected in ((pct - 0.05, pct + 0.05, "hold"), (pct + 0.05, pct - 0.05, "pass")):
+        action = ThresholdPolicy(call_at=call_at, raise_at=raise_at).step(SeatView(game, 0), random.Random(0))
+        assert action == Action(0, expected), (call_at, raise_at)
+
+
+def test_threshold_effective_strength_counts_the_tricks_taken_and_lost() -> None:
+    """+0.2 for each trick the seat's side won, -0.2 for each it lost (``ThresholdPolicy``): after trick 1
+    the winner raises a hand it would not have raised before, and the loser folds one it would have held."""
+    game = two_player("1c 12e 2c", "4o 4c 5o")
+    bot = ThresholdPolicy(bluff=0.0)
+    before = [bot.strength_pct(SeatView(game, seat)) for seat in (0, 1)]
+    act(game, "0 play 2c", "1 play 4o")  # seat 0's 2 beats the 4: seat 0 leads trick 2
+    winner, loser = SeatView(game, 0), SeatView(game, 1)
+    assert bot.effective_strength(winner) == pytest.approx(min(1.0, before[0] + 0.2))
+    assert bot.effective_strength(loser) == pytest.approx(max(0.0, before[1] - 0.2))
+    raiser = ThresholdPolicy(raise_at=before[0] + 0.1, bluff=0.0)
+    assert raiser.step(winner, random.Random(0)) == Action(0, "truc")
+
+
 def test_threshold_signals_truthfully_unless_it_lies() -> None:
     game = new_game(4, dealer=3, signals="on")
     deal(game, "3o 1c 5o", "12c 11c 10c", "3e 3c 2o", "5b 6b 7b")

@@ -8,7 +8,7 @@ from pipeline.engine.actions import Action
 from pipeline.engine.game import Game, new_game
 from pipeline.engine.view import SeatView
 from pipeline.policies.threshold import ThresholdPolicy
-from pipeline.policies.valencian_decisions import envit_percentiles
+from pipeline.policies.valencian_decisions import envit_percentiles, truc_strength
 from pipeline.variants import VALENCIAN
 from tests.scripting import act, deal
 
@@ -77,3 +77,17 @@ def test_threshold_covers_a_card_that_cannot_change_the_trick() -> None:
     assert decide(covering, game, 1) == Action(1, "cover", game.variant.deck.parse("4o"))
     never = ThresholdPolicy(cover=0.0, raise_at=1.0, bluff=0.0, envit_bluff=0.0)
     assert decide(never, game, 1).verb == "play"
+
+
+def test_each_rung_asks_for_more_strength_on_the_seat_s_own_turn_too() -> None:
+    """``ladder_step`` raises the bar of each rung for a raise made on one's turn, as for an answer: the side
+    that accepted the truc may retruc on its turn (seed 004), and does so only ``ladder_step`` above
+    ``raise_at``."""
+    game = game_with("4o 4b 5e", "1e 1b 7e")
+    act(game, "0 truc", "1 accept", "0 play 4o")
+    no_envit = {"envit_at": 1.0, "envit_falta": 1.0, "envit_bluff": 0.0, "bluff": 0.0}
+    strength = truc_strength(ThresholdPolicy(), SeatView(game, 1))
+    flat = ThresholdPolicy(raise_at=strength - 0.1, ladder_step=0.0, **no_envit)
+    steep = ThresholdPolicy(raise_at=strength - 0.1, ladder_step=0.2, **no_envit)
+    assert decide(flat, game, 1) == Action(1, "retruc")
+    assert decide(steep, game, 1).verb == "play"
