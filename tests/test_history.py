@@ -714,6 +714,9 @@ def test_writer_orders_tags_and_escapes_values() -> None:
         ('[Variant "catalan"]\n[Player "x"]\n', 2, "custom tags start with '_'"),
         ('[Variant "catalan"]\n[Seat4 "x"]\nhand 1 dealer 0\n', 2, "seat 4 does not exist in a 4-player game"),
         ('[Variant "catalan"]\n[Date "2024-05-03"]\nhand 1 dealer 0\n', 2, "YYYY.MM.DD"),
+        ('[Variant "catalan"]\n[Date "2024.1.5"]\nhand 1 dealer 0\n', 2, "YYYY.MM.DD"),
+        ('[Variant "catalan"]\n[Date "2023.02.29"]\nhand 1 dealer 0\n', 2, "is not a date"),
+        ('[Variant "catalan"]\n[Seed "9223372036854775808"]\nhand 1 dealer 0\n', 2, "a Seed is a whole number"),
         ('[Variant "catalan"]\n[Result "12 7"]\nhand 1 dealer 0\n', 2, "written A-B"),
         ('[Variant "catalan"]\n[Seed "-4"]\nhand 1 dealer 0\n', 2, "a Seed is a whole number"),
         ('[Variant "catalan"]\n[Seed "\u00b2"]\nhand 1 dealer 0\n', 2, "a Seed is a whole number"),
@@ -770,6 +773,71 @@ def test_reader_errors(text: str, line: int, message: str) -> None:
         read_text(text, "t.truc")
     assert caught.value.line == line, str(caught.value)
     assert message in str(caught.value)
+
+
+def test_tolerant_forms_read_as_their_canonical_ones() -> None:
+    """FORMAT.md "File": a reader is tolerant of letter case and a ``{ }`` comment is ignored, even between
+    two tokens with no space; each variant below replays as the canonical file does."""
+    cases = {
+        "french_2p.truc": [("1 raise reste", "1 RAISE Reste")],
+        "trut_base_2p.truc": [("end 1p 0", "end 1P 0"), ("end 1l 0", "END 1L 0")],
+        "two_players.truc": [
+            ("0: ", "0:{dealt by hand}"),
+            ("hand 2 dealer 1", "hand 2 dealer 1{ a comment\n spanning lines }"),
+        ],
+    }
+    for name, changes in cases.items():
+        canonical = (DATA / "canonical" / name).read_text("utf-8")
+        text = canonical
+        for old, new, *count in changes:
+            assert old in text, (name, old)
+            text = text.replace(old, new, *count)
+        assert text != canonical
+        games, expected = read_text(text, name).games, read_text(canonical, name).games
+        assert [g.hands for g in games] == [g.hands for g in expected], name
+        assert [record_text(g) for g in games] == [record_text(g) for g in expected], name
+
+
+def test_a_brace_comment_between_two_cards_separates_them() -> None:
+    text = (
+        '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n0: 3o{first}7c 5b\n1: 2e 1o{x}4c\n'
+        "1 truc\n0 fold\n"
+    )
+    (game,) = read_text(text).games
+    deck = get_variant("catalan").deck
+    assert game.hands[0].dealt == (
+        tuple(map(deck.parse, ["3o", "7c", "5b"])),
+        tuple(map(deck.parse, ["2e", "1o", "4c"])),
+    )
+
+
+@pytest.mark.parametrize(
+    ("tag", "value"),
+    [("Seed", "9223372036854775807"), ("Seed", "0"), ("Date", "????.02.29"), ("Date", "2024.02.29")],
+)
+def test_the_edges_of_a_tag_s_values_are_accepted(tag: str, value: str) -> None:
+    text = (
+        f'[Variant "catalan"]\n[Options "players=2"]\n[{tag} "{value}"]\nhand 1 dealer 0\n0: 3o 7c 5b\n'
+        "1: 2e 1o 4c\n1 truc\n0 fold\n"
+    )
+    (game,) = read_text(text).games
+    assert game.tags[tag] == value
+
+
+def test_the_other_tags_are_stored_in_canonical_order_whatever_their_order_in_the_file(tmp_path: Path) -> None:
+    """``games.tags`` is JSON in the format's order (Event, Site, Date, Round, then custom tags as
+    written), so the same game gives the same row however its tags were written."""
+    body = "hand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n1 truc\n0 fold\n"
+    head = '[Variant "catalan"]\n[Options "players=2"]\n'
+    ordered = head + '[Event "Festa"]\n[Site "Vic"]\n[Round "2"]\n[_Zed "z"]\n[_Note "n"]\n' + body
+    shuffled = head + '[_Zed "z"]\n[Round "2"]\n[Site "Vic"]\n[_Note "n"]\n[Event "Festa"]\n' + body
+    tags = []
+    for name, text in (("ordered", ordered), ("shuffled", shuffled)):
+        (tmp_path / f"{name}.truc").write_text(text, "utf-8")
+        import_files([tmp_path / f"{name}.truc"], tmp_path / name)
+        tags.append(_table(tmp_path / name, "games")["tags"].to_list())
+    assert tags[0] == tags[1]
+    assert list(json.loads(tags[1][0])) == ["Event", "Site", "Round", "_Zed", "_Note"]
 
 
 def test_spelled_out_engine_steps_and_missing_end_are_accepted() -> None:

@@ -1142,6 +1142,9 @@ def test_trut(tmp_path: Path) -> None:
          winner=None, ended_by="pass", special="trut_office", void=False)  # fmt: skip
     # h12: à tenir as the gatine engine marks it (special 'tenir'): side 1 holds and wins
     hand(1, (1, "hold", "-", None), winner=1, special="tenir", void=False)
+    # h13: both sides au fortial play an ordinary hand (seed 003 "Le cas particulier du fortial"): a trut is
+    # a choice there, and none is made
+    hand(1, (1, "play", "1", 1), (0, "play", "1", 0), winner=1, special="fortial_both")
     # game 1: h4's cards, but s0, to lead trick 2, truts himself and s1 folds: in turn
     hand(1, (0, "play", "1", 0), (1, "play", "1", 1), (0, "trut", "2", 0), (1, "fold", "2", 0), game=1,
          ended_by="fold")  # fmt: skip
@@ -1161,6 +1164,12 @@ def test_trut(tmp_path: Path) -> None:
         ("fortial", "passed", None, 2, 1),
         ("fortial", "truted", None, 2, 1),
         ("fortial", "void", None, 2, 0),
+        # h13: nobody decides when both sides are au fortial
+        ("fortial_both", "decider_won", None, 0, 0),
+        ("fortial_both", "folded", None, 1, 0),
+        ("fortial_both", "passed", None, 1, 0),
+        ("fortial_both", "truted", None, 1, 0),
+        ("fortial_both", "void", None, 1, 0),
         # h9 hold, h11 pass, h12 hold (h8's pass is the fortial's)
         ("hold", None, None, 3, 2),
         # h10 sing nosing, h11 sing sing
@@ -1180,8 +1189,8 @@ def test_trut(tmp_path: Path) -> None:
         ("timing", "out_after_card", 1, 3, 1),
         ("timing", "out_before_card", 1, 3, 1),
         ("timing", "out_before_card", 2, 4, 2),
-        # hands with a trut: h1-h7 and game 1's, of 13
-        ("trut", None, None, 9, 8),  # h9-h12 (trut d'office, à tenir) offer no trut to choose
+        # hands with a trut: h1-h7 and game 1's, of 14
+        ("trut", None, None, 10, 8),  # h9-h12 (trut d'office, à tenir) offer no trut to choose; h13 does
         # h10 has no deciding side (nobody truted, passed or held): out of this level's sample
         ("trut_office", "decider_won", None, 2, 0),
         ("trut_office", "folded", None, 3, 0),
