@@ -284,14 +284,18 @@ def _move_into_place(tmp: Path, out: Path, existed: bool) -> None:
         trash = _temporary_beside(out, "old")
         with stop_signals_held():
             trash.mkdir()
-            os.replace(out, trash / "old")
+            try:
+                os.replace(out, trash / "old")
+            except OSError as exc:
+                trash.rmdir()
+                raise cannot_write(out, exc) from exc
             try:
                 os.replace(tmp, out)
-            except OSError:
-                os.replace(trash / "old", out)
-                raise
-            finally:
-                shutil.rmtree(trash, ignore_errors=True)
+            except OSError as exc:
+                os.replace(trash / "old", out)  # should this fail too, the old output stays in the trash folder
+                trash.rmdir()
+                raise cannot_write(out, exc) from exc
+            shutil.rmtree(trash, ignore_errors=True)
         return
     try:
         if out.exists():  # another command wrote it while this one ran: keep its output
@@ -319,7 +323,7 @@ def stop_signals_held() -> Iterator[None]:
         yield
         return
     noted: list[int] = []
-    handlers = {number: signal.signal(number, lambda number, _frame: noted.append(number)) for number in STOP_SIGNALS}
+    handlers = {number: signal.signal(number, lambda signum, _frame: noted.append(signum)) for number in STOP_SIGNALS}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield

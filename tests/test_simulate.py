@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -218,6 +219,24 @@ def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Pa
     assert moves == ["old", "d"]
     assert json.loads((out / "manifest.json").read_text())["seed"] == 7
     assert [p.name for p in tmp_path.iterdir()] == ["d"]
+
+
+def test_a_replacement_that_cannot_be_moved_in_puts_the_old_dataset_back(tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "d"
+    simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
+    move = os.replace
+
+    def the_second_move_fails(source: Path, target: Path) -> None:
+        if Path(source).name.startswith(".d.tmp-"):
+            raise OSError(errno.EIO, "input/output error")
+        move(source, target)
+
+    monkeypatch.setattr(os, "replace", the_second_move_fails)
+    with pytest.raises(DatasetError, match=f"cannot write {out}: input/output error"):
+        simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["d"]
+    check_dataset(out)
 
 
 def test_progress_is_reported_per_chunk(tmp_path: Path, monkeypatch) -> None:
