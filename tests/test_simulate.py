@@ -214,8 +214,12 @@ def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Pa
             os.kill(os.getpid(), signal.SIGINT)  # Python raises KeyboardInterrupt as soon as it is delivered
 
     monkeypatch.setattr(os, "replace", move_with_a_ctrl_c_after_the_first)
-    with pytest.raises(KeyboardInterrupt):
-        simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
+    ctrl_c = signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored when pytest runs in the background
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
+    finally:
+        signal.signal(signal.SIGINT, ctrl_c)
     assert moves == ["old", "d"]
     assert json.loads((out / "manifest.json").read_text())["seed"] == 7
     assert [p.name for p in tmp_path.iterdir()] == ["d"]
