@@ -118,6 +118,8 @@ def test_simulate_warns_of_signals_on_without_partners(variant: str, players: in
         (["simulate", "--seed", "-1"], "--seed must be between 0 and"),
         (["simulate", "--option", "players=3", "--games", "2"], "players='3' is not allowed"),
         (["simulate", "--option", "players", "--games", "2"], "is not of the form key=value"),
+        (["simulate", "--option", "players=", "--games", "2"], "--option 'players=' is not of the form key=value"),
+        (["simulate", "--seat-policy", "1="], "--seat-policy '1=' is not of the form SEAT=NAME"),
         (["simulate", "--players", "2", "--option", "players=4"], "disagrees"),
         (["simulate", "--seat-policy", "x=random"], "is not of the form SEAT=NAME"),
         (["simulate", "--option", "players=4", "--option", "players=2"], "--option players is given twice"),
@@ -133,12 +135,22 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(tmp_path: Path, args: list[st
     assert not (tmp_path / "d").exists()
 
 
-@pytest.mark.parametrize("args", [["--data", "somewhere"], ["--describe"], ["--columns", "n"], ["--per-dataset"]])
+@pytest.mark.parametrize(
+    "args", [["--data", "somewhere"], ["--describe"], ["--columns", "n"], ["--per-dataset"], ["--param", "a=1"]]
+)
 def test_stats_options_without_a_statistic_are_refused(args: list[str]) -> None:
     # they used to list the statistics as if nothing had been asked
     result = run("stats", *args)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "error: name the statistic to compute or describe (truc stats lists them)\n"
+
+
+def test_an_unknown_name_reads_as_a_sentence_not_as_a_quoted_key(tmp_path: Path, sim_dataset_2p: Path) -> None:
+    """A KeyError's text is quoted by Python (``"'mus'"``); the CLI prints the message itself."""
+    result = run("simulate", "--variant", "mus", "--out", str(tmp_path / "d"))
+    assert result.stderr.startswith("error: unknown variant 'mus'; variants: catalan, ")
+    empty = run("stats", "bluff_success", "--param", "threshold=", "--data", str(sim_dataset_2p))
+    assert (empty.exit_code, empty.stderr) == (1, "error: --param 'threshold=' is not of the form key=value\n")
 
 
 def test_bad_numbers_are_usage_errors(tmp_path: Path) -> None:

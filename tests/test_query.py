@@ -76,6 +76,7 @@ def test_a_refused_query_is_duckdb_s_message_on_one_line(sim_dataset_2p: Path, s
     with pytest.raises(QueryError) as caught:
         run_query(sql, sim_dataset_2p)
     assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
+    assert "^" not in str(caught.value)  # the caret line under the query's text is left out
 
 
 def test_the_query_comes_from_the_argument_standard_input_or_a_file(tmp_path: Path) -> None:
