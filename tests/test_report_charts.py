@@ -10,7 +10,7 @@ import pytest
 import vl_convert
 
 from pipeline.policies import parse_policy
-from pipeline.report import charts, summary
+from pipeline.report import charts, summary, tables
 from pipeline.report.frames import (
     ALL_STATISTICS,
     CONTRACT,
@@ -29,6 +29,8 @@ from pipeline.report.frames import (
     unit_word,
     units_of,
 )
+from pipeline.report.glossary import terms_for
+from pipeline.report.page import _json_for_script
 from tests.report_samples import MULTI_SETTINGS, multi_variant_frames, sample_frames, wilson, with_french_stakes
 
 SAMPLES = sample_frames()
@@ -407,6 +409,80 @@ def test_mano_advantage_sentences() -> None:
         "47.8%\u201352.2%): no clear advantage either way. It scored 0.05 fewer points per hand than the "
         "other team.",
     ]
+
+
+def test_mano_advantage_says_a_disadvantage_and_an_even_score() -> None:
+    """An interval wholly below the even share is a disadvantage (1/2 with 2 or 6 players, 1/3 with three
+    sides); a difference of points that rounds to 0.00 is "as many", not "0.00 more"."""
+    frame = pl.DataFrame(
+        {
+            "variant": ["catalan", "trut", "trut"],
+            "players": [2, 3, 6],
+            "hands": [1000, 900, 1000],
+            "eldest_wins": [440, 200, 470],
+            "win_rate": [0.44, 200 / 900, 0.47],
+            "ci_low": [0.41, 0.196, 0.45],
+            "ci_high": [0.47, 0.25, 0.49],
+            "mean_points_eldest": [1.0, 1.0, 1.0],
+            "mean_points_other": [1.0, 1.0, 1.0],
+            "points_diff": [0.001, None, -0.3],
+        }
+    )
+    assert summary.mano_advantage(frame) == [
+        "In 2-player catalan, the eldest won 44% of hands (440/1,000; 95% interval 41.0%\u201347.0%): a "
+        "disadvantage. It scored as many points per hand as the other player.",
+        "In 3-player trut, the eldest won 22% of hands (200/900; 95% interval 19.6%\u201325.0%): a disadvantage "
+        "against an even share of 1/3. It scored as many petits per hand as each other player on average.",
+        "In 6-player trut, the eldest hand's team won 47% of hands (470/1,000; 95% interval 45.0%\u201349.0%): a "
+        "disadvantage. It scored 0.30 fewer petits per hand than the other team.",
+    ]
+    assert (even_share(2), even_share(3), even_share(4), even_share(6)) == (0.5, 1 / 3, 0.5, 0.5)
+
+
+def test_first_trick_value_says_lowers_when_winning_it_lowers_the_chance() -> None:
+    frame = pl.DataFrame(
+        {
+            "variant": ["catalan"], "players": [4], "hands": [9120], "p_win_won_first": [0.40],
+            "ci_low_won_first": [0.39], "ci_high_won_first": [0.41], "p_win_lost_first": [0.60],
+            "ci_low_lost_first": [0.59], "ci_high_lost_first": [0.61], "value": [-0.2],
+            "mean_points_won_first": [0.61], "mean_points_lost_first": [1.52], "points_value": [-0.91],
+        }
+    )  # fmt: skip
+    (sentence,) = summary.first_trick_value(frame)
+    assert sentence.startswith("Winning the first trick lowers the chance to win the hand from 60% to 40% ")
+    assert "two players" not in sentence  # the clause of three sides
+
+
+def test_the_terms_shown_are_those_of_the_variants_shown() -> None:
+    """``glossary.TERMS``, read per variant: a term appears only where the variant has it (RULES.md: the
+    fortial is base Trut's; the trut d'office the regional variants'; quatre val and joc fora Valencian)."""
+    common = ["eldest", "tied trick", "stake", "bluff"]
+    trut_family = ["void hand", "petit, long", "trut", "1st, 2nd, 3rd answerer"]
+    expected = {
+        "catalan": [*common, "truc, retruc"],
+        "valencian": [*common, "truc, retruc", "quatre val, joc fora", "envit, torne, falta", "stones, cama"],
+        "french": [*common, "void hand", "raise, reste", "redeal"],
+        "trut": [*common, *trut_family, "fortial", "brelan, suite"],
+        "trut-gatinaise": [*common, *trut_family, "trut d'office", "la chanson", "brelan, suite"],
+        "trut-gatine": [
+            *common, *trut_family, "trut d'office", "à tenir, hold", "chanter, sing", "sec", "brelan, suite",
+        ],
+    }  # fmt: skip
+    for variant, terms in expected.items():
+        assert [term.term for term in terms_for([variant])] == terms, variant
+
+
+def test_cells_give_differences_signed_and_rates_apart_in_percentage_points() -> None:
+    assert tables.cell("first_trick_value", 0.43) == '<td class="num">+43.0 pp</td>'
+    assert tables.cell("value", -0.288) == '<td class="num">-28.8 pp</td>'
+    assert tables.cell("net_points_per_bluff", 0.42) == '<td class="num">+0.42</td>'
+    assert tables.cell("mean_net_points", -0.1) == '<td class="num">-0.10</td>'
+
+
+def test_json_inside_a_script_element_cannot_close_it() -> None:
+    """A player's name from an imported game goes into a chart's spec, inlined in a script element."""
+    text = _json_for_script({"player": "</script><script>alert(1)</script>&"})
+    assert not {"<", ">", "&"} & set(text) and json.loads(text) == {"player": "</script><script>alert(1)</script>&"}
 
 
 def test_strength_curve_sentence_uses_the_extreme_deciles_with_data() -> None:

@@ -157,9 +157,13 @@ def mano_advantage(frame: pl.DataFrame, units: Units = None) -> list[str]:
                 eldest, other = row["mean_points_eldest"], row["mean_points_other"]
                 diff = None if is_missing(eldest) or is_missing(other) else eldest - other
             if not is_missing(diff):
-                more = "more" if diff >= 0 else "fewer"
                 other = {2: "the other player", 3: "each other player on average"}.get(players, "the other team")
-                text += f" It scored {fmt_points(abs(diff))} {more} {unit_word(variant, units)} per hand than {other}."
+                unit, amount = unit_word(variant, units), fmt_points(abs(diff))
+                if amount == fmt_points(0):
+                    text += f" It scored as many {unit} per hand as {other}."
+                else:
+                    more = "more" if diff > 0 else "fewer"
+                    text += f" It scored {amount} {more} {unit} per hand than {other}."
             out.append(text)
     return out
 
