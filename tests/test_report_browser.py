@@ -341,11 +341,18 @@ def test_a_comparison_with_a_random_bot_in_some_settings_says_which(tmp_path: Pa
     players, whatever the runs), in the comparison's section and first in its findings; a report whose
     bots are all alike says nothing of it."""
     frames = multi_variant_frames()
-    bots = [("catalan", 4, "random"), ("catalan", 4, "threshold"), ("trut", 3, "threshold"), ("trut", 3, "Odile")]
+    odile = "Odile </script><script>alert(1)</script>"  # a seat's name from an imported game
+    bots = [("catalan", 4, "random"), ("catalan", 4, "threshold"), ("trut", 3, "threshold"), ("trut", 3, odile)]
     frames["player_results"] = pl.DataFrame(
         [{"variant": v, "players": p, "player": who, "hands": 1000, "decided": 990, "wins": 480} for v, p, who in bots]
     )
-    page = render_page(frames, {}, tmp_path / "random").html.read_text("utf-8")
+    label = "data/<b>runs</b> & co"
+    notes = ["trut with 3 players pools games", "trut was played under different options"]
+    page = render_page(frames, {label: {"games": 1}}, tmp_path / "random", notes=notes).html.read_text("utf-8")
+    assert page.count('class="note caveat"') == 1  # under the comparison alone
+    assert all(f'<p class="note">Note: {note}.</p>' in page for note in notes)
+    assert "data/&lt;b&gt;runs&lt;/b&gt; &amp; co" in page and label not in page
+    assert "<script>alert(1)" not in page and "Odile &lt;/script&gt;" in page
     caveat = (
         "Not like for like: a random bot (it picks uniformly among the legal actions) played 50% of the "
         "seat-hands in 4-player catalan; that setting&#x27;s figures measure its play"
