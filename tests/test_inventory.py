@@ -42,6 +42,14 @@ def test_an_import_mixing_variants_gives_a_row_per_variant_players_and_options(t
     assert {"catalan", "french", "trut", "trut-gatinaise", "trut-gatine", "valencian"} <= set(frame["variant"])
     keys = list(zip(frame["variant"], frame["players"], frame["options"], strict=True))
     assert keys == sorted(set(keys))  # one row each, in order
+    # complete counts the games played to their end: the valid files hold records that stop early
+    games = run_query("select variant, players, options, count(*), count(*) filter (complete) from games group by all",
+                      tmp_path / "cafe")  # fmt: skip
+    counted = {tuple(row[:3]): tuple(row[3:]) for row in games.rows()}
+    assert {
+        (r["variant"], r["players"], r["options"]): (r["games"], r["complete"]) for r in frame.iter_rows(named=True)
+    } == counted
+    assert frame["complete"].sum() < frame["games"].sum()
 
 
 def test_a_dataset_is_named_as_truc_sql_names_it_from_the_working_folder_too(

@@ -64,6 +64,8 @@ def test_reference_card_play() -> None:
     assert follow_card([3, 9, 5], power, best_opposing=9, partner_winning=False) == 1  # a tie when no winner
     assert follow_card([3, 8, 5], power, best_opposing=9, partner_winning=False) == 0  # else the lowest
     assert follow_card([3, 9, 5], power, best_opposing=4, partner_winning=True) == 0  # partner wins: the lowest
+    two_nines = (0,) * 8 + (9, 9)
+    assert follow_card([9, 8], two_nines, best_opposing=9, partner_winning=False) == 0  # the first that ties
 
 
 def test_heads_up_follows_the_tie_rules() -> None:
@@ -179,6 +181,10 @@ def test_hand_strength_finds_the_table_entry_whatever_the_order_of_the_cards(var
                 assert hand_strength(variant, order, opponents) == expected
     one = [rng.randrange(len(variant.power))]
     assert hand_strength(variant, tuple(one), 2) == strength_table(variant, 1, 2).lookup(variant.power, one)
+    # a hand of another size is kept per number of opponents too: one process may read several player counts
+    middle = sorted(range(len(variant.power)), key=variant.power.__getitem__)[len(variant.power) // 2]
+    alone, against_two = hand_strength(variant, (middle,), 1), hand_strength(variant, (middle,), 2)
+    assert alone == strength_table(variant, 1, 1).lookup(variant.power, [middle]) != against_two
 
 
 def test_three_card_rank_numbers_the_sets_of_three_cards_in_any_order() -> None:
