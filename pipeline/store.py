@@ -345,7 +345,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
     """
     out = Path(out)
     _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
-    temp = out.with_name(f".{out.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+    temp = _temporary_beside(out, "tmp")  # named before it exists, so that an interrupt at any step finds it
     try:
         try:
             out.parent.mkdir(parents=True, exist_ok=True)

@@ -167,7 +167,14 @@ class Config:
 
     @property
     def signals(self) -> bool:
-        return self.variant.signals and self.options.get("signals") == "on" and self.players == 4
+        """Partners signal: the variant has signals, the option is on, and the player count is one where the
+        option changes the game (``OptionSpec.players``: 4, with partners)."""
+        variant = self.variant
+        return (
+            variant.signals
+            and self.options.get("signals") == "on"
+            and variant.option("signals").applies_at(self.players)
+        )
 
     def options_text(self) -> str:
         """Canonical ``k=v`` pairs, every option included, in the variant's order."""
