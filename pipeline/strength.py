@@ -23,6 +23,7 @@ Reference card-play rule (also the ``threshold`` policy's card play):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -35,6 +36,7 @@ from math import comb, factorial, prod
 from pathlib import Path
 from typing import Final
 
+import pipeline
 from pipeline.engine.card_sets import three_card_rank
 from pipeline.engine.rules import TIE, Variant
 
@@ -134,7 +136,8 @@ def strength_table(variant: Variant, size: int = 3, opponents: int = 1) -> Stren
     """The exact strength of every hand of ``size`` cards in ``variant`` against ``opponents`` opposing
     hands: computed once per process, and kept on disk between runs (``cache_folder()``), keyed by
     everything the numbers depend on."""
-    name = f"strength-{variant.name}-{size}-vs{opponents}-{_fingerprint(variant, size, opponents)}.json"
+    key = _fingerprint(variant, size, opponents, code_digest())
+    name = f"strength-{variant.name}-{size}-vs{opponents}-{key}.json"
     path = cache_folder() / name
     try:
         saved = json.loads(path.read_text("utf-8"))
@@ -192,8 +195,10 @@ DEFINITION: Final = "beats every opposing hand heads-up"
 """What the ``strength`` columns mean, as datasets' manifests record it (``docs/strength.md``): datasets
 written before strength depended on the player count have no such entry and are heads-up throughout."""
 
-CACHE_VERSION: Final = 1
-"""Bump when the strength definition or the reference card-play rule changes."""
+DEFINING_SOURCES: Final = ("strength.py", "engine/hand_rules.py")
+"""The code a strength table's numbers follow from, besides the variant's powers and tie lead: the card
+play, the duel and the counting here, the tie rules of ``hand_rules``. Its text is part of the cache key,
+so a changed rule computes the tables again rather than reading stale ones."""
 
 
 def cache_folder() -> Path:
@@ -204,11 +209,30 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "truc-lab"
 
 
-def _fingerprint(variant: Variant, size: int, opponents: int) -> str:
-    """A digest of what a strength table depends on: the powers, the hand rule, the tie lead, the
-    number of opposing hands."""
+def package_folder() -> Path:
+    """The folder of the ``pipeline`` package, where the compiled modules' sources sit beside them (a
+    compiled module's own ``__file__`` names the shared library instead)."""
+    return Path(pipeline.__file__).parent
+
+
+@functools.cache
+def code_digest(package: Path | None = None) -> str:
+    """A digest of the text of ``DEFINING_SOURCES`` under ``package`` (by default ``package_folder()``).
+    A source that cannot be read counts by its name alone."""
+    package = package or package_folder()
+    digest = hashlib.blake2b(digest_size=8)
+    for name in DEFINING_SOURCES:
+        digest.update(name.encode())
+        with contextlib.suppress(OSError):
+            digest.update((package / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _fingerprint(variant: Variant, size: int, opponents: int, code: str) -> str:
+    """A digest of what a strength table depends on: the code that computes it, the powers, the hand rule,
+    the tie lead, the number of opposing hands."""
     rule = variant.hand_rule
-    key = repr((CACHE_VERSION, size, opponents, variant.power, rule.__module__, rule.__qualname__, variant.tie_lead))
+    key = repr((code, size, opponents, variant.power, rule.__module__, rule.__qualname__, variant.tie_lead))
     return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import shutil
 from math import comb, prod
 
 import pytest
@@ -93,6 +94,28 @@ def test_the_disk_cache_gives_the_computed_table(tmp_path, monkeypatch) -> None:
         assert strength.strength_table(CATALAN, 3).strength == first.strength  # a corrupt file is recomputed
     finally:
         strength.strength_table.cache_clear()
+
+
+def test_the_disk_cache_is_keyed_by_the_code_that_computes_the_tables(tmp_path) -> None:
+    """A change to the card play or to a tie rule must not read the tables an older rule computed."""
+    from pipeline import strength
+
+    package = strength.package_folder()
+    assert (package / "strength.py").read_text().startswith('"""Exact hand strength')
+    copy = tmp_path / "package"
+    for name in strength.DEFINING_SOURCES:
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        (copy / name).write_bytes((package / name).read_bytes())
+    assert strength.code_digest(copy) == strength.code_digest(package)
+    for name in strength.DEFINING_SOURCES:
+        edited = tmp_path / f"edited-{name.replace('/', '-')}"
+        shutil.copytree(copy, edited)
+        with (edited / name).open("a") as source:
+            source.write("\n# a changed rule\n")
+        assert strength.code_digest(edited) != strength.code_digest(package), name
+    assert strength.code_digest(tmp_path / "nowhere") != strength.code_digest(package)
+    keys = {strength._fingerprint(CATALAN, 3, 1, code) for code in ("old", "new")}
+    assert len(keys) == 2
 
 
 # --- strength per player count: the hand against every opposing hand at the table ------------------------
