@@ -103,3 +103,21 @@ def test_every_option_combination_is_enumerated_once_and_only_valid_ones() -> No
         assert all(set(c) == {spec.name for spec in variant.options} for c in combinations)
     french = option_combinations(FRENCH)
     assert {c["ranking"] for c in french if c["deck"] == "36"} == {"default"}  # RULES.md: the 36 has its own order
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [(name, players) for name, variant in VARIANTS.items() for players in variant.players],
+    ids=lambda value: str(value),
+)
+def test_a_game_ends_at_most_one_hand_past_the_target(variant: str, players: int) -> None:
+    """``Game.most_in_one_hand`` bounds the final score that the reader accepts in the ``Result`` of a game
+    recorded in part (FORMAT.md "Play"): no game ends above it, and random games reach it (a bound too
+    low would refuse a true record, one too high would accept a score no game can end with)."""
+    config = VARIANTS[variant].configure({"players": str(players)})
+    policies = [parse_policy("random") for _ in range(players)]
+    tops = []
+    for seed in range(400):
+        game, _ = play_game(config, policies, seed)
+        tops.append(max(game.scores))
+    assert max(tops) == game.target - 1 + game.most_in_one_hand()

@@ -863,6 +863,9 @@ def test_spelled_out_engine_steps_and_missing_end_are_accepted() -> None:
         ("12-12", "12-12 is not a game's end"),
         ("13-12", "13-12 is not a game's end"),  # one side scores a hand: the game ended when one reached 12
         ("12-0", "12-0 would have a side lose what it scored"),
+        ("14-3", None),  # 11 points, then a retruc (3) won
+        ("15-3", "15-3 is not a game's end: no side can end above 14 points"),
+        ("40-3", "40-3 is not a game's end: no side can end above 14 points"),
         ("12-3-1", "12-3-1 is not a score of 2 sides in points"),
     ],
 )
@@ -876,7 +879,8 @@ def test_a_result_on_a_record_that_stops_early_is_a_final_score_that_follows(res
             read_text(text)
         return
     record = read_text(text).games[0]
-    assert not record.complete and '[Result "3-12"]' in record_text(record)
+    final = "-".join(str(int(value)) for value in result.split("-"))
+    assert not record.complete and f'[Result "{final}"]' in record_text(record)
 
 
 THREE_SIDES = (DATA / "valid" / "trut_base_3p.truc").read_text("utf-8")
@@ -888,6 +892,7 @@ THREE_SIDES = (DATA / "valid" / "trut_base_3p.truc").read_text("utf-8")
         ("7-7-1", "is not a game's end: one side at 7 longs or more, ahead of the others"),
         ("8-7-1", None),  # a passed fortial gives two sides a petit: both may pass the target in one hand
         ("6-2-1", "is not a game's end"),
+        ("9-7-1", "is not a game's end: no side can end above 8 longs"),  # both opponents see: 2 longs at most
     ],
 )
 def test_with_three_sides_two_may_end_past_the_target_but_one_is_ahead(result: str, problem: str | None) -> None:

@@ -243,6 +243,10 @@ class FrenchGame(Game):
         """The points ``team`` still needs to win the game: what its ``reste`` proposes."""
         return self.target - self.scores[team]
 
+    def most_in_one_hand(self) -> int:
+        """A raise proposes at most the trailing team's need, the whole target (``raise_ceiling``)."""
+        return self.target
+
     def raise_ceiling(self) -> int:
         """The highest stake a raise may propose: the larger of the two teams' needs (module docstring)."""
         scores = self.scores

@@ -323,6 +323,12 @@ class Game:
         """The ``Result`` tag: the final score by side in the variant's units, e.g. ``12-7``."""
         return "-".join(str(s) for s in self.scores)
 
+    def most_in_one_hand(self) -> int:
+        """The most a side can score in one hand, in the units of ``scores``: a game ends at most this
+        far past ``target - 1``, which bounds the ``Result`` of a game recorded in part. Here the top
+        rung of the raise ladder (a hold at 11 plays for it too)."""
+        return max([rung.stake for rung in self.variant.ladder], default=1)
+
     def _explain(self, action: Action) -> RuleError | None:
         """A family's explanation of why ``action`` is refused, or None to use the generic one."""
         return None

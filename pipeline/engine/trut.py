@@ -474,6 +474,11 @@ class TrutGame(Game):
         details = dict(record.details)
         return [token_text(details[f"longs_team{s}"], details[f"petits_team{s}"]) for s in range(len(record.points))]
 
+    def most_in_one_hand(self) -> int:
+        """Longs: a trut seen is worth 1 long, 2 when both opponents see in 3 players; a hand without a
+        trut gives petits, which turn into 1 long at most."""
+        return 2 if self.sides == 3 else 1
+
     def result_text(self) -> str:
         """The longs of each side, e.g. ``7-4``."""
         return "-".join(str(s) for s in self.scores)

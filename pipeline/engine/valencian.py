@@ -370,6 +370,10 @@ class ValencianGame(LadderGame):
                 self.scores[1 - winner] = min(self.scores[1 - winner], self.target - 1)
         return tuple(points)
 
+    def most_in_one_hand(self) -> int:
+        """Cames: a hand closes at most one cama (``_settle``), and joc fora sets the winner at the target."""
+        return 1
+
     def _apply_scores(self, points: tuple[int, ...]) -> None:
         """Stones and cames are counted by ``_settle`` (the order of envit and truc matters)."""
 

@@ -744,7 +744,8 @@ class ReplayVisitor(Visitor):
 def _not_a_final_score(game: Game, text: str) -> str | None:
     """Why ``text`` cannot be the final score of ``game``, recorded up to its current score only, or None.
     Scores never go down, and a game ends when one side reaches the target: with two sides, only one side
-    scores a hand, so the other is still below it (3-player Trut's passed fortial gives two sides a petit)."""
+    scores a hand, so the other is still below it (3-player Trut's passed fortial gives two sides a petit); and
+    the winner ends at most one hand past the target (``Game.most_in_one_hand``)."""
     values = text.split("-")
     if len(values) != len(game.scores) or not all(_is_number(v) for v in values):
         return f"is not a score of {len(game.scores)} sides in {game.variant.unit}"
@@ -757,6 +758,9 @@ def _not_a_final_score(game: Game, text: str) -> str | None:
             return f"is not a game's end: one side at {game.target} {game.variant.unit} or more, the other below"
     elif ahead[-1] < game.target or ahead[-2] == ahead[-1]:  # 3 sides: two may pass the target in one hand
         return f"is not a game's end: one side at {game.target} {game.variant.unit} or more, ahead of the others"
+    most = game.target - 1 + game.most_in_one_hand()
+    if ahead[-1] > most:
+        return f"is not a game's end: no side can end above {most} {game.variant.unit}"
     return None
 
 
