@@ -231,7 +231,7 @@ def simulate(
             "options": dict(config.options),
             "players": config.players,
             "seed": spec.seed,
-            "games": spec.games,
+            "games": rows["games"],  # games played: more than --games in a rubber run, where it counts matches
             "policies": {str(seat): parse_policy(p).describe(config.variant.name) for seat, p in enumerate(seat_specs)},
             "workers": workers,  # processes that played (at most one per chunk)
             "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches

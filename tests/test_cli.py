@@ -90,6 +90,7 @@ def test_simulate_of_french_rubbers_counts_games_and_matches(tmp_path: Path) -> 
     result = run("simulate", "--variant", "french", "--games", "3", "--quiet", "--out", str(tmp_path / "d"))
     manifest = json.loads((tmp_path / "d" / "manifest.json").read_text("utf-8"))
     assert result.exit_code == 0 and manifest["matches"] == 3
+    assert manifest["games"] == manifest["rows"]["games"] >= 6  # 2 or 3 games a match
     assert result.stdout.startswith(f"wrote {manifest['rows']['games']} games in 3 matches, ")
 
 
