@@ -16,7 +16,7 @@ import duckdb
 import polars as pl
 
 from pipeline import store
-from pipeline.stats import StatsError, render, staged
+from pipeline.stats import StatsError, interruptible, render, staged
 
 TABLE_ROWS = 1000
 """The rows a result shows as a table by default: a Markdown table of millions of rows takes minutes to
@@ -60,10 +60,14 @@ def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:
         for table, view in TABLE_VIEWS.items():
             con.execute(f"create view {table} as select * from {view}")
         try:
-            relation = con.sql(sql)
-            return None if relation is None else _as_text_where_needed(relation).pl()
+            return interruptible(con, lambda: _result(con, sql))
         except duckdb.Error as exc:
             raise QueryError(f"query: {one_line(exc)}") from exc
+
+
+def _result(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame | None:
+    relation = con.sql(sql)
+    return None if relation is None else _as_text_where_needed(relation).pl()
 
 
 def _needs_text(duckdb_type: str) -> bool:

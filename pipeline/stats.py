@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 import polars as pl
@@ -312,8 +314,42 @@ def compute(
     values = resolve_params(statistic, params)
     selected = check_columns(statistic, columns)
     with staged(store.dataset_folders(data)) as con:
-        frame = con.sql(statistic.sql(), params=values or None).pl()
+        frame = interruptible(con, lambda: con.sql(statistic.sql(), params=values or None).pl())
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True).select(selected)
+
+
+T = TypeVar("T")
+
+
+def interruptible(con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
+    """``work()``, a query on ``con``, run in a thread of its own so that Ctrl-C stops it: Python hears a
+    signal only in the main thread, between two steps of Python code, and DuckDB does not look for one while
+    it executes a query (a cross join went on for minutes). The main thread waits; on Ctrl-C it interrupts
+    the query (``con.interrupt()``), waits for the thread to give up, and raises ``KeyboardInterrupt``."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as exc:  # noqa: BLE001 (handed to the main thread, raised there)
+            failure.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="truc-query", daemon=True).start()
+    try:
+        while not done.wait(0.05):  # not Thread.join: Ctrl-C inside it can mark the thread stopped early
+            pass
+    except KeyboardInterrupt:
+        con.interrupt()
+        done.wait()
+        failure.clear()  # DuckDB's error holds the interrupted query's frames
+        raise
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 @contextlib.contextmanager
@@ -324,6 +360,7 @@ def staged(folders: Sequence[Path]) -> Iterator[duckdb.DuckDBPyConnection]:
     passes through."""
     with duckdb.connect(":memory:") as con:
         try:
+            con.execute("set enable_progress_bar = false")  # DuckDB draws it on standard output, among the results
             create_staging(con, folders)
             yield con
         except duckdb.Error as exc:

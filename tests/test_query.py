@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -13,6 +20,7 @@ from typer.testing import CliRunner
 from pipeline import store
 from pipeline.cli import app
 from pipeline.query import QueryError, query_text, render_result, run_query
+from pipeline.stats import interruptible
 
 runner = CliRunner()
 
@@ -183,3 +191,52 @@ def test_a_table_shows_its_first_rows_and_csv_or_json_every_row(sim_dataset_2p: 
     negative = runner.invoke(app, ["sql", "select 1", "--data", str(sim_dataset_2p), "--max-rows", "-1"])
     # refused as --games -5 is, before the query runs: one error line, exit 1
     assert negative.exit_code == 1 and negative.stderr == "error: --max-rows must be 0 (every row) or more, not -1\n"
+
+
+ENDLESS = "select count(*) from range(100000) a, range(100000) b where a.range + b.range = -1"
+"""10^10 pairs: over a minute of DuckDB's work, which nothing but an interrupt ends sooner."""
+
+
+def test_ctrl_c_stops_a_query_that_duckdb_is_executing() -> None:
+    """Python hears Ctrl-C only between two steps of Python code: a query run in the main thread went on to
+    its end. ``interruptible`` runs it in a thread, interrupts it on Ctrl-C, and the connection closes."""
+    con = duckdb.connect()
+    ctrl_c = signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored when pytest runs in the background
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            interruptible(con, lambda: con.sql(ENDLESS).fetchall())
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, ctrl_c)
+    assert time.monotonic() - started < 20
+    con.close()  # not busy: the query stopped
+
+
+def test_ctrl_c_during_truc_sql_is_one_line(sim_dataset_2p: Path) -> None:
+    """Ctrl-C in a long query ends ``truc sql`` with one line and 130; and nothing reaches standard output
+    meanwhile (DuckDB drew its progress bar there after 2 s, inside the CSV a user was writing)."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pipeline.cli import main; main()", "sql", "--data", str(sim_dataset_2p), ENDLESS],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while _cpu_seconds(process.pid) < 7:  # start-up and staging take under 2 s: the query has run over 2 s
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert (process.returncode, stderr.decode(), stdout) == (130, "error: interrupted\n", b"")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process and its threads so far (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
