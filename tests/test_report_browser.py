@@ -24,7 +24,15 @@ import pytest
 
 from pipeline import store
 from pipeline.report import glossary, summary, tables
-from pipeline.report.frames import ALL_STATISTICS, CONTRACT, SPECIFIC, STATISTICS, setting_phrase
+from pipeline.report.frames import (
+    ALL_STATISTICS,
+    CONTRACT,
+    SPECIFIC,
+    STATISTICS,
+    fmt_pct,
+    interval_label,
+    setting_phrase,
+)
 from pipeline.report.page import ReportResult, build_report, render_page, shown_and_folded
 from pipeline.report.summary import Detail, Finding
 from pipeline.variants import VARIANTS
@@ -96,6 +104,25 @@ def test_report_folder_holds_the_page_and_chart_files(sample_report: ReportResul
     assert sample_report.svg["mano_advantage"].read_text("utf-8").startswith("<svg")
     leftovers = [p.name for p in sample_report.out.parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []
+
+
+def test_each_chart_links_its_own_files_and_they_exist(sample_report: ReportResult) -> None:
+    """The "Chart files" line under each drawn chart links that chart's PNG and SVG, files the report wrote
+    (an SVG that starts as one); a section with nothing to draw links none."""
+    page = sample_report.html.read_text("utf-8")
+    link = r'<a href="([^"]*)">(PNG|SVG)</a>'
+    assert len(re.findall(link, page)) == 2 * len(sample_report.png)
+    for name in STATISTICS:
+        section = page.split(f'<section id="stat-{name}">', 1)[1].split("</section>", 1)[0]
+        links = {kind: href for href, kind in re.findall(link, section)}
+        if name not in sample_report.png:
+            assert links == {}, name
+            continue
+        svg, png = sample_report.out / links["SVG"], sample_report.out / links["PNG"]
+        assert svg.is_file() and svg.read_bytes().startswith(b"<svg"), (name, links)
+        assert png.is_file() and png.read_bytes().startswith(b"\x89PNG"), (name, links)
+        assert (svg, png) == (sample_report.svg[name], sample_report.png[name])  # this chart's, not another's
+    assert "tie_frequency" not in sample_report.png  # the fixture's statistic with nothing to draw
 
 
 def test_libraries_are_inlined_once_and_nothing_is_fetched(sample_report: ReportResult) -> None:
@@ -304,6 +331,52 @@ def test_multi_variant_report_opens_with_the_comparison(multi_report: ReportResu
         page.index('<section id="stat-envit">'),
     ]
     assert order == sorted(order)
+
+
+COMPARISON_HEADERS = [
+    "Variant",
+    "Players",
+    "Games",
+    "Hands a game",
+    "Trick 1 taker won the hand",
+    "Raises that were bluffs",
+    "Bluffs folded to",
+    "Folds facing a raise",
+    "Eldest won the hand",
+    "Tied tricks",
+]
+
+
+def test_every_cell_of_the_comparison_table_reads_its_own_rate_interval_and_count(multi_report: ReportResult) -> None:
+    """Every column of the variants' table, not only the eldest's: each setting's games, hands a game, and
+    each rate with its own interval and its own count over its own sample (the frame's count columns, so
+    a cell drawn from another column's figures, or left out, shows)."""
+    page = multi_report.html.read_text("utf-8")
+    section = page.split('<section id="stat-variant_comparison">', 1)[1].split("</section>", 1)[0]
+    table = section.split('<div class="table-wrap comparison">', 1)[1].split("</table>", 1)[0]
+    assert [html.unescape(h) for h in re.findall(r"<th>(.*?)</th>", table)] == COMPARISON_HEADERS
+    body = table.split("<tbody>", 1)[1]
+    drawn = [
+        [html.unescape(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", body)
+    ]
+    expected = []
+    for row in multi_variant_frames()["variant_comparison"].iter_rows(named=True):
+        cells = [row["variant"], str(row["players"]), f"{row['games']:,}", f"{row['mean_hands_per_game']:.1f}"]
+        for rate, count, total, prefix in (
+            ("first_trick_win_rate", None, "first_trick_hands", "first_trick"),
+            ("bluff_rate", "bluffs", "raises", "bluff"),
+            ("bluff_success_rate", "bluffs_folded", "bluffs", "bluff_success"),
+            ("fold_rate", "folds", "facing", "fold"),
+            ("mano_win_rate", "eldest_wins", "decided_hands", "mano"),
+            ("tie_rate", "tied_tricks", "tricks", "tie"),
+        ):
+            k = round(row[rate] * row[total]) if count is None else row[count]  # trick 1's wins: not in the frame
+            edge = f" ({row['mano_edge'] * 100:+.1f} pp)" if prefix == "mano" else ""
+            interval = interval_label(row[f"{prefix}_ci_low"], row[f"{prefix}_ci_high"])
+            cells.append(f"{fmt_pct(row[rate])}{edge}<br><small>{interval} \u00b7 {k:,}/{row[total]:,}</small>")
+        expected.append(cells)
+    assert drawn == expected
 
 
 def test_multi_variant_charts_wrap_what_one_row_or_a_grid_cannot_hold(multi_report: ReportResult) -> None:

@@ -31,6 +31,7 @@ from pipeline.report.frames import (
 )
 from pipeline.report.glossary import terms_for
 from pipeline.report.page import _json_for_script
+from pipeline.variants import VARIANTS
 from tests.report_samples import MULTI_SETTINGS, multi_variant_frames, sample_frames, wilson, with_french_stakes
 
 SAMPLES = sample_frames()
@@ -239,6 +240,43 @@ def test_bluff_success_has_three_measures_per_stake() -> None:
     assert [(r["measure"], r["sample"]) for r in no_bluffs] == [("Raises that were bluffs", "0/751")]
 
 
+def test_bluff_and_void_hand_bars_are_labelled_with_their_own_count_over_their_own_sample() -> None:
+    """The count labels of the bluff chart (bluffs of raises, bluffs folded to of bluffs, called bluffs
+    that won of those called) and of the void-hands chart (void hands of hands), each from its own columns."""
+    frame = SAMPLES["bluff_success"]
+    spec = charts.bluff_success(frame).to_dict()
+    assert layer_of(spec, "text")["encoding"]["text"]["field"] == "sample"
+    labels = {
+        (r["variant"], r["players"], r["stake"], r["measure"]): r["sample"]
+        for r in chart_rows(spec)
+        if r.get("rate") is not None
+    }
+    expected = {
+        (row["variant"], row["players"], row["stake"], measure): f"{row[count]:,}/{row[total]:,}"
+        for row in frame.iter_rows(named=True)
+        for measure, count, total in (
+            ("Raises that were bluffs", "bluffs", "raises"),
+            ("Bluffs that made them fold", "folded", "bluffs"),
+            ("Called bluffs that still won", "called_won", "called"),
+        )
+        if row[total]
+    }
+    assert labels == expected
+    frame = MULTI["void_hands"]
+    spec = charts.void_hands(frame).to_dict()
+    assert layer_of(spec, "text")["encoding"]["text"]["field"] == "sample"
+    expected_void = {
+        (variant, players): f"{voids:,}/{hands:,}"
+        for variant, players, voids, hands in frame.select("variant", "players", "void_hands", "hands").iter_rows()
+    }
+    assert {(r["variant"], r["players"]): r["sample"] for r in chart_rows(spec)} == expected_void
+    drawn = {panel: sorted(texts(cell, "mark")) for panel, cell in panels(spec).items()}  # as Vega draws them
+    assert drawn == {
+        variant: sorted(label for (v, _), label in expected_void.items() if v == variant)
+        for variant in {v for v, _ in expected_void}
+    }
+
+
 def test_stake_distribution_labels_hands_over_the_setting_total() -> None:
     frame = pl.DataFrame(
         {
@@ -439,6 +477,35 @@ def test_mano_advantage_says_a_disadvantage_and_an_even_score() -> None:
     assert (even_share(2), even_share(3), even_share(4), even_share(6)) == (0.5, 1 / 3, 0.5, 0.5)
 
 
+def test_mano_advantage_reads_a_null_points_diff_as_the_eldest_s_mean_minus_the_other_s() -> None:
+    """Without ``points_diff``, the difference is the eldest's side's mean points minus another side's, its
+    sign saying more or fewer; with either mean missing too, the sentence says nothing of points."""
+    frame = pl.DataFrame(
+        {
+            "variant": ["catalan", "catalan", "valencian", "valencian"],
+            "players": [2, 4, 2, 4],
+            "hands": [1000] * 4,
+            "eldest_wins": [500] * 4,
+            "win_rate": [0.5] * 4,
+            "ci_low": [0.469] * 4,
+            "ci_high": [0.531] * 4,
+            "mean_points_eldest": [1.5, 1.0, 1.4, None],
+            "mean_points_other": [1.2, 1.25, None, 1.0],
+            "points_diff": [None, None, None, None],
+        },
+        schema_overrides={"points_diff": pl.Float64},
+    )
+    even = "(500/1,000; 95% interval 46.9%\u201353.1%): no clear advantage either way."
+    assert summary.mano_advantage(frame) == [
+        f"In 2-player catalan, the eldest won 50% of hands {even} It scored 0.30 more points per hand than the "
+        "other player.",
+        f"In 4-player catalan, the eldest hand's team won 50% of hands {even} It scored 0.25 fewer points per "
+        "hand than the other team.",
+        f"In 2-player valencian, the eldest won 50% of hands {even}",
+        f"In 4-player valencian, the eldest hand's team won 50% of hands {even}",
+    ]
+
+
 def test_first_trick_value_says_lowers_when_winning_it_lowers_the_chance() -> None:
     frame = pl.DataFrame(
         {
@@ -531,6 +598,51 @@ def test_stake_distribution_sentence() -> None:
     ]
     valencian_five = frame.with_columns(pl.Series("stake", [5, 1, 2]))
     assert "5.0% at 5 (joc fora)" in summary.stake_distribution(valencian_five)[0]
+
+
+def test_stake_distribution_sentence_reads_a_null_share_as_hands_over_the_total() -> None:
+    """Without ``share``, a stake's share is its hands over the setting's hands."""
+    frame = pl.DataFrame(
+        {
+            "variant": ["catalan"] * 3,
+            "players": [2] * 3,
+            "stake": [1, 2, 3],
+            "hands": [640, 300, 60],
+            "share": [None, None, None],
+            "mean_points_per_hand": [1.42, 1.42, 1.42],
+        },
+        schema_overrides={"share": pl.Float64},
+    )
+    assert summary.stake_distribution(frame) == [
+        "In 2-player catalan, 64% of 1,000 hands ended at stake 1 (base), 30% at 2 (truc) and 6.0% at "
+        "3 (retruc). A hand was worth 1.42 points on average."
+    ]
+
+
+def test_valencian_stake_4_is_quatre_val_in_the_findings_and_on_the_chart() -> None:
+    """Valencian's ladder goes on past retruc: stake 4 is quatre val and 5 joc fora
+    (docs/rules/valencian.md), named so in the sentence and on the chart's axis."""
+    frame = pl.DataFrame(
+        {
+            "variant": ["valencian"] * 5,
+            "players": [2] * 5,
+            "stake": [1, 2, 3, 4, 5],
+            "hands": [500, 250, 150, 60, 40],
+            "share": [0.5, 0.25, 0.15, 0.06, 0.04],
+            "ci_low": [0.47, 0.22, 0.13, 0.047, 0.03],
+            "ci_high": [0.53, 0.28, 0.17, 0.077, 0.054],
+            "mean_points": [1.0, 2.0, 3.0, 4.0, 5.0],
+            "mean_points_per_hand": [1.89] * 5,
+        }
+    )
+    assert summary.stake_distribution(frame) == [
+        "In 2-player valencian, 50% of 1,000 hands ended at stake 1 (base), 25% at 2 (truc), 15% at 3 (retruc), "
+        "6.0% at 4 (quatre val) and 4.0% at 5 (joc fora). A hand was worth 1.89 stones on average."
+    ]
+    spec = charts.stake_distribution(frame).to_dict()
+    ladder = ["1 (base)", "2 (truc)", "3 (retruc)", "4 (quatre val)", "5 (joc fora)"]
+    assert layers(spec)[0]["encoding"]["x"]["sort"] == ladder
+    assert "4 (quatre val)" in {r["stake_label"] for r in chart_rows(spec)}
 
 
 def test_raise_rates_sentence_lists_tricks_and_skips_empty_ones() -> None:
@@ -949,6 +1061,35 @@ def test_envit_trut_french_and_void_sentences() -> None:
         "(12/400; 95% interval 1.7%\u20135.2%).",
         "In 2-player trut, no hand was void (0/300).",
     ]
+
+
+def test_no_hand_can_be_void_only_where_every_tie_goes_to_the_eldest() -> None:
+    """Catalan and valencian give a hand of tied tricks to the eldest's side (docs/data.md ``all_tied_eldest``):
+    no hand can be void there. French and the trut family leave it void (``all_tied``): with none in the
+    sample, the finding says none was, of how many."""
+    settings = sorted((name, players) for name, variant in VARIANTS.items() for players in variant.players)
+    frame = pl.DataFrame(
+        [
+            {
+                "variant": v,
+                "players": p,
+                "hands": 600,
+                "void_hands": 0,
+                "void_rate": 0.0,
+                "ci_low": 0.0,
+                "ci_high": 0.0064,
+            }
+            for v, p in settings
+        ]
+    )
+    never_void = {"catalan", "valencian"}
+    assert summary.void_hands(frame) == [
+        f"In {players}-player {variant}, no hand can be void: when every trick is tied, the eldest's side wins."
+        if variant in never_void
+        else f"In {players}-player {variant}, no hand was void (0/600)."
+        for variant, players in settings
+    ]
+    assert never_void | {"french", "trut"} <= {v for v, _ in settings}
 
 
 # --- players and bots ------------------------------------------------------------------------------------
