@@ -179,7 +179,7 @@ STATISTICS: dict[str, Statistic] = {
             "won, net points, raises, folds when facing a raise.",
             keys=("variant", "players", "player"),
             columns=(
-                "variant", "players", "player", "hands", "decided", "wins", "win_rate", *_WILSON,
+                "variant", "players", "player", "hands", "random_bot_hands", "decided", "wins", "win_rate", *_WILSON,
                 "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate",
             ),
         ),

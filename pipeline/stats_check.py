@@ -390,7 +390,13 @@ def player_results(t: Tables) -> pl.DataFrame:
     hands = _hands(t)
     seat_hands = (
         t["seats"]
-        .select(*HAND, "seat", "team", pl.coalesce("player", "policy", pl.lit("?")).alias("player"))
+        .select(
+            *HAND,
+            "seat",
+            "team",
+            pl.coalesce("player", "policy", pl.lit("?")).alias("player"),
+            (pl.col("policy").str.split(" ").list.first() == "random").fill_null(False).alias("random_bot"),
+        )
         .join(hands, on=HAND, how="inner")
         .with_columns(
             pl.col("winner_team").is_not_null().alias("decided"),
@@ -421,6 +427,7 @@ def player_results(t: Tables) -> pl.DataFrame:
         .group_by([*GROUP, "player"])
         .agg(
             pl.len().cast(pl.Int64).alias("hands"),
+            count(pl.col("random_bot")).alias("random_bot_hands"),
             pl.col("raises").fill_null(0).sum().cast(pl.Int64).alias("raises"),
             pl.col("facing").fill_null(0).sum().cast(pl.Int64).alias("facing"),
             pl.col("folds").fill_null(0).sum().cast(pl.Int64).alias("folds"),
@@ -435,8 +442,8 @@ def player_results(t: Tables) -> pl.DataFrame:
     return _finish(
         result,
         [*GROUP, "player"],
-        ["variant", "players", "player", "hands", "decided", "wins", "win_rate", "ci_low", "ci_high",
-         "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate"],
+        ["variant", "players", "player", "hands", "random_bot_hands", "decided", "wins", "win_rate", "ci_low",
+         "ci_high", "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate"],
     )  # fmt: skip
 
 

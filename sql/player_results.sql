@@ -13,6 +13,9 @@
 --   variant, players           the games' variant and player count
 --   player                     the seat's player name, else its policy, else '?'
 --   hands                      seat-hands (the sample size of the raise and fold columns)
+--   random_bot_hands           those whose seat's policy is the random bot (`random`, its first word),
+--                              whether or not the seat has a player's name: what the report's
+--                              "not like for like" caveat counts
 --   decided                    side-hands in hands with a winner (winner_team null left out: void hands,
 --                              a 3-player fortial passed)
 --   wins                       decided side-hands whose side is the hand's winner_team
@@ -48,6 +51,7 @@ seat_hands as (
         games.variant,
         games.players,
         coalesce(seats.player, seats.policy, '?') as player,
+        coalesce(split_part(seats.policy, ' ', 1) = 'random', false) as random_bot,
         hands.winner_team is not null as decided,
         seats.team = hands.winner_team as won,
         case
@@ -102,6 +106,7 @@ per_seat as (
         seat_hands.players,
         seat_hands.player,
         count(*) as hands,
+        count(*) filter (where seat_hands.random_bot) as random_bot_hands,
         coalesce(sum(raises.raises), 0) as raises,
         coalesce(sum(answers.facing), 0) as facing,
         coalesce(sum(answers.folds), 0) as folds
@@ -122,6 +127,7 @@ select
     players,
     player,
     hands,
+    random_bot_hands,
     decided,
     wins,
     case when decided > 0 then wins / decided end as win_rate,

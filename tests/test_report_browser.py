@@ -417,7 +417,11 @@ def test_a_comparison_with_a_random_bot_in_some_settings_says_which(tmp_path: Pa
     odile = "Odile </script><script>alert(1)</script>"  # a seat's name from an imported game
     bots = [("catalan", 4, "random"), ("catalan", 4, "threshold"), ("trut", 3, "threshold"), ("trut", 3, odile)]
     frames["player_results"] = pl.DataFrame(
-        [{"variant": v, "players": p, "player": who, "hands": 1000, "decided": 990, "wins": 480} for v, p, who in bots]
+        [
+            {"variant": v, "players": p, "player": who, "hands": 1000, "decided": 990, "wins": 480}
+            | {"random_bot_hands": 1000 if who == "random" else 0}
+            for v, p, who in bots
+        ]
     )
     label = "data/<b>runs</b> & co"
     notes = ["trut with 3 players pools games", "trut was played under different options"]

@@ -1143,6 +1143,7 @@ def _player(variant: str, players: int, player: str, wins: int, decided: int) ->
         "players": players,
         "player": player,
         "hands": decided + 3,
+        "random_bot_hands": decided + 3 if player.split()[0] == RANDOM_BOT else 0,
         "decided": decided,
         "wins": wins,
         "win_rate": rate,
@@ -1226,6 +1227,11 @@ def test_settings_with_a_random_bot_are_named_with_its_share_of_the_seat_hands()
     )
     shares = random_bot_shares(mixed)
     assert shares == {("catalan", 4): pytest.approx(203 / 806), ("trut", 4): pytest.approx(0.5)}
+    named = pl.DataFrame([_player("french", 2, "Odile", 90, 200), _player("french", 2, "Joan", 90, 200)])
+    named = named.with_columns(  # Joan's seat played by the random policy, under a player's name
+        pl.when(pl.col("player") == "Joan").then(pl.col("hands")).otherwise(0).alias("random_bot_hands")
+    )
+    assert random_bot_shares(named) == {("french", 2): pytest.approx(0.5)}
     assert summary.random_bot_caveat(shares) == (
         "Not like for like: a random bot (it picks uniformly among the legal actions) played 25% of the "
         "seat-hands in 4-player catalan and 50% in 4-player trut; those settings' figures measure its play as "

@@ -90,13 +90,15 @@ class Dataset:
         *strength_pct: float | None,
         envit: tuple[int | None, ...] = (),
         names: tuple[str | None, ...] = (),
+        policies: tuple[str, ...] = (),
     ) -> None:
         for seat, pct in enumerate(strength_pct):
             strength = None if pct is None else pct / 2
             value = envit[seat] if envit else None
             name = names[seat] if names else None
+            policy = policies[seat] if policies else "test"
             self.batches["seats"].append(
-                (game_id, hand_no, seat, self.team(game_id, seat), "test", "3o 12c 5e", strength, pct, None, value,
+                (game_id, hand_no, seat, self.team(game_id, seat), policy, "3o 12c 5e", strength, pct, None, value,
                  name)
             )  # fmt: skip
 
@@ -482,6 +484,22 @@ def test_player_results(tmp_path: Path) -> None:
         ("test", 2, 2, 1, 0.5, 0.0, 0, 0.0, 0, 0, None),
     ]
     assert (result[0]["ci_low"], result[0]["ci_high"]) == (approx(0.094531), approx(0.905469))
+
+
+def test_player_results_count_the_random_bot_s_seat_hands_by_policy_whatever_the_name(tmp_path: Path) -> None:
+    """``random_bot_hands``, behind the report's "not like for like" caveat: a seat whose policy is the random
+    bot counts, under a player's name too; a policy that only starts with the same letters does not."""
+    d = Dataset()
+    d.game(0)
+    for hand_no in (1, 2):
+        d.hand(0, hand_no, winner=0, points=(1, 0))
+        d.seats(0, hand_no, 0.5, 0.5, names=("Joan", "Pere"), policies=("random", "threshold raise_at=0.7"))
+    d.game(1)
+    d.hand(1, 1, winner=1, points=(0, 1))
+    d.seats(1, 1, 0.5, 0.5, policies=("random", "randomized"))
+    result = rows(stats.compute("player_results", d.write(tmp_path / "data")))
+    got = {r["player"]: (r["hands"], r["random_bot_hands"]) for r in result}
+    assert got == {"Joan": (2, 2), "Pere": (2, 0), "random": (1, 1), "randomized": (1, 0)}
 
 
 def test_player_results_count_a_side_once_per_hand_however_many_partners_share_it(tmp_path: Path) -> None:

@@ -160,6 +160,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         **_KEYS,
         "player": _STR,
         "hands": _INT,
+        "random_bot_hands": _INT,
         "decided": _INT,
         "wins": _INT,
         "win_rate": _FLOAT,
@@ -410,14 +411,13 @@ plays is not a player like the others, and a setting with one does not compare l
 
 def random_bot_shares(frame: pl.DataFrame) -> dict[tuple[str, int], float]:
     """The share of seat-hands a random bot played in each setting (variant, player count) where one played,
-    from ``player_results`` before ``compared_players`` (a seat without a player's name is named by its
-    policy's description, whose first word is the policy)."""
-    if frame.is_empty() or not {"variant", "players", "player", "hands"} <= set(frame.columns):
+    from ``player_results``' ``random_bot_hands``: by the seats' policy, so that an imported seat with a
+    player's name and the random policy counts too."""
+    if frame.is_empty() or not {"variant", "players", "hands", "random_bot_hands"} <= set(frame.columns):
         return {}
-    random_bot = pl.col("player").str.split(" ").list.first() == RANDOM_BOT
     shares = (
         frame.group_by("variant", "players")
-        .agg((pl.col("hands").filter(random_bot).sum() / pl.col("hands").sum()).alias("share"))
+        .agg((pl.col("random_bot_hands").sum() / pl.col("hands").sum()).alias("share"))
         .filter(pl.col("share") > 0)
         .sort("variant", "players")
     )

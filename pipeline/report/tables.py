@@ -87,6 +87,7 @@ HEADERS: dict[str, str] = {
     "void_hands": "Void hands",
     "void_rate": "Void rate",
     "decided": "Decided side-hands",
+    "random_bot_hands": "Seat-hands the random bot played",
     "raises_per_hand": "Raises per hand",
     "first_trick_hands": "Hands with trick 1 won outright",
     "first_trick_win_rate": "Trick 1 taker won the hand",
