@@ -51,7 +51,7 @@ seat_hands as (
         games.variant,
         games.players,
         coalesce(seats.player, seats.policy, '?') as player,
-        coalesce(split_part(seats.policy, ' ', 1) = 'random', false) as random_bot,
+        coalesce(seats.policy = 'random' or starts_with(seats.policy, 'random '), false) as random_bot,
         hands.winner_team is not null as decided,
         seats.team = hands.winner_team as won,
         case

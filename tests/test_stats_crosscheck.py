@@ -6,7 +6,7 @@ Run on ``synthetic_dataset``, random hands shaped like the simulator's output (m
 valencian with the envit, french with redeals and the reste), ``sim_dataset`` and ``sim_dataset_2p``,
 real simulated catalan datasets, and ``sim_all_variants``, a folder with a short simulated run of every
 variant and player count, all from ``tests/conftest.py`` (a test is skipped while its fixture is not
-defined). The variant statistics (envit, trut, french) must return rows only for their own family: none on
+defined), and ``imported_valid``, every hand-written file of ``tests/data/valid`` imported. The variant statistics (envit, trut, french) must return rows only for their own family: none on
 the catalan datasets, some on the variants dataset, and on ``sim_all_variants`` exactly one group per
 variant and player count of the family, as every other statistic has one per run.
 """
@@ -20,10 +20,18 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from pipeline import stats, stats_check
+from pipeline.history.io import import_files
 from pipeline.stats_check import write_synthetic, write_synthetic_variants
 from pipeline.variants import VARIANTS
 
-DATASETS = ["synthetic_dataset", "synthetic_variants_dataset", "sim_dataset", "sim_dataset_2p", "sim_all_variants"]
+DATASETS = [
+    "synthetic_dataset",
+    "synthetic_variants_dataset",
+    "sim_dataset",
+    "sim_dataset_2p",
+    "sim_all_variants",
+    "imported_valid",
+]
 FAMILIES = {"envit": ("valencian",), "trut": ("trut", "trut-gatinaise", "trut-gatine"), "french": ("french",)}
 """The variants whose rows each variant statistic may return."""
 VARIANT_ONLY = set(FAMILIES)
@@ -37,6 +45,15 @@ def synthetic_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def synthetic_variants_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_synthetic_variants(tmp_path_factory.mktemp("synthetic") / "variants", seed=5, games=140)
+
+
+@pytest.fixture(scope="module")
+def imported_valid(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every valid file of ``tests/data/valid``, written by hand: seats with players' names or none, and
+    no ``PolicyN`` tags (a policy column all null broke a statistic that only simulations had reached)."""
+    out = tmp_path_factory.mktemp("imported") / "valid"
+    import_files([Path(__file__).parent / "data" / "valid"], out)
+    return out
 
 
 def _dataset(request: pytest.FixtureRequest, fixture: str) -> Path:
@@ -68,6 +85,8 @@ def test_sql_matches_polars(request: pytest.FixtureRequest, fixture: str, name: 
         variants = FAMILIES.get(name, tuple(VARIANTS))
         shapes = {(variant, players) for variant in variants for players in VARIANTS[variant].players}
         assert set(got.select("variant", "players").iter_rows()) == shapes
+    elif fixture == "imported_valid":  # every family is there, in a few hands
+        assert got.height > 0
     elif name in VARIANT_ONLY and fixture != "synthetic_variants_dataset":
         assert got.height == 0
     else:
