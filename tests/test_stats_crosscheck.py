@@ -4,11 +4,12 @@ Run on ``synthetic_dataset``, random hands shaped like the simulator's output (m
 ``stats_check.write_synthetic``: raises, answers, folds, ties, void hands, unknown strengths),
 ``synthetic_variants_dataset`` (``stats_check.write_synthetic_variants``: trut with 2, 3 and 4 players,
 valencian with the envit, french with redeals and the reste), ``sim_dataset`` and ``sim_dataset_2p``,
-real simulated catalan datasets, and ``sim_all_variants``, a folder with a short simulated run of every
+real simulated catalan datasets, ``sim_all_variants``, a folder with a short simulated run of every
 variant and player count, all from ``tests/conftest.py`` (a test is skipped while its fixture is not
-defined), and ``imported_valid``, every hand-written file of ``tests/data/valid`` imported. The variant statistics (envit, trut, french) must return rows only for their own family: none on
-the catalan datasets, some on the variants dataset, and on ``sim_all_variants`` exactly one group per
-variant and player count of the family, as every other statistic has one per run.
+defined), and ``imported_valid``, every hand-written file of ``tests/data/valid`` imported. The variant
+statistics (envit, trut, french) must return rows only for their own family: none on the catalan
+datasets, some on the variants dataset, and on ``sim_all_variants`` exactly one group per variant and
+player count of the family, as every other statistic has one per run.
 """
 
 from __future__ import annotations
