@@ -21,6 +21,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import shutil
 import signal
 import threading
@@ -395,14 +396,25 @@ IMPORT: Final = "import"
 MANIFEST_KINDS: Final = (SIMULATION, IMPORT)
 
 
+PART_NAME: Final = re.compile(r"part-\d{5}\.parquet")
+"""The name of a table's files (``write_parts``)."""
+
+
 def _replaceable_dataset(path: Path) -> bool:
     """A folder ``--overwrite`` may replace: a dataset written by ``truc simulate`` or ``truc import`` (its
-    manifest says so) that holds nothing but its manifest and its four tables. Anything else in it (notes,
-    the history file being imported, a dataset nested inside) must survive a mistyped ``--out``, and so
-    must a folder that merely has a file named ``manifest.json``."""
+    manifest says so) that holds nothing but its manifest and its four tables, each a folder of parts.
+    Anything else in it (notes, the history file being imported, a dataset nested inside, a file put in a
+    table's folder) must survive a mistyped ``--out``, and so must a folder that merely has a file named
+    ``manifest.json``."""
     try:
         if {entry.name for entry in path.iterdir()} - DATASET_ENTRIES:
             return False
+        for table in TABLES:
+            folder = path / table
+            if folder.exists() and not all(
+                PART_NAME.fullmatch(part.name) and part.is_file() for part in folder.iterdir()
+            ):
+                return False
         manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False

@@ -255,6 +255,14 @@ def test_an_existing_report_is_kept_without_overwrite(tmp_path: Path) -> None:
     render_page({}, {}, tmp_path / "older")  # an older report is replaced by default
     assert "No findings" in (tmp_path / "older" / "index.html").read_text("utf-8")
     assert "<!-- old -->" not in (tmp_path / "older" / "index.html").read_text("utf-8")
+    (tmp_path / "older" / "charts").mkdir(exist_ok=True)
+    (tmp_path / "older" / "charts" / "mano_advantage.png").write_bytes(b"a chart of the report")
+    render_page({}, {}, tmp_path / "older")  # its own chart files are the report's
+    (tmp_path / "older" / "charts").mkdir(exist_ok=True)
+    (tmp_path / "older" / "charts" / "my.png").write_bytes(b"mine")  # a user's file among the charts is kept
+    with pytest.raises(store.DatasetError, match="older exists and is not a Truc Lab report: choose another --out$"):
+        render_page({}, {}, tmp_path / "older")
+    assert (tmp_path / "older" / "charts" / "my.png").read_bytes() == b"mine"
 
 
 def test_a_report_never_replaces_what_is_not_a_report(tmp_path: Path, sim_dataset_2p: Path) -> None:

@@ -166,17 +166,22 @@ def test_overwrite_replaces_a_dataset_or_an_empty_folder_and_nothing_else(tmp_pa
 def test_overwrite_keeps_a_dataset_that_holds_other_files_or_a_folder_that_only_has_a_manifest(
     tmp_path: Path,
 ) -> None:
-    """A dataset with a user's notes, a history file or a dataset nested in it, or any folder with a file
-    named manifest.json (a web extension's), is not replaced: only what Truc Lab wrote, and nothing else."""
+    """A dataset with a user's notes, a history file or a dataset nested in it, a file or folder in one of its
+    tables' folders, or any folder with a file named manifest.json (a web extension's), is not replaced: only
+    what Truc Lab wrote, and nothing else."""
     spec = SimulationSpec("catalan", 3, 1, {"players": "2"})
     simulate(spec, tmp_path / "notes")
     (tmp_path / "notes" / "NOTES.md").write_text("mine")
+    simulate(spec, tmp_path / "in_table")
+    (tmp_path / "in_table" / "games" / "README.txt").write_text("mine")
+    simulate(spec, tmp_path / "in_parts")
+    (tmp_path / "in_parts" / "hands" / "part-00009.parquet").mkdir()
     simulate(spec, tmp_path / "nested")
     simulate(spec, tmp_path / "nested" / "inner")
     (tmp_path / "ext" / "src").mkdir(parents=True)
     (tmp_path / "ext" / "manifest.json").write_text('{"manifest_version": 3}')
     (tmp_path / "ext" / "src" / "background.js").write_text("x")
-    for name in ("notes", "nested", "ext"):
+    for name in ("notes", "in_table", "in_parts", "nested", "ext"):
         folder = tmp_path / name
         before = sorted(p.relative_to(tmp_path) for p in folder.rglob("*"))
         with pytest.raises(DatasetError, match=f"{name} exists and is not a Truc Lab dataset holding only its own"):

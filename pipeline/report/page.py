@@ -218,7 +218,14 @@ def _is_report(out: Path) -> bool:
     ``charts/`` and nothing else. A report is derived and rebuilt at will, so ``truc report`` replaces one
     by default; anything else, a dataset above all, must survive a mistyped ``--out``."""
     page = out / "index.html"
-    return {path.name for path in out.iterdir()} <= {"index.html", "charts"} and page.is_file() and _made_here(page)
+    if not ({path.name for path in out.iterdir()} <= {"index.html", "charts"} and page.is_file() and _made_here(page)):
+        return False
+    charts = out / "charts"
+    return not charts.exists() or all(path.name in CHART_FILES and path.is_file() for path in charts.iterdir())
+
+
+CHART_FILES = frozenset(f"{name}.{kind}" for name in CHARTS for kind in ("png", "svg"))
+"""What a report's ``charts/`` holds: a user's file there is not replaced with the report."""
 
 
 def _made_here(page: Path) -> bool:
