@@ -191,6 +191,20 @@ def test_unread_parameters_are_those_the_variant_does_not_read() -> None:
     assert unread_parameters("threshold:raise_at=0.9", "a variant the table does not know") == ([], ())
     with pytest.raises(PolicyError, match="no parameter 'nope'"):
         unread_parameters("threshold:nope=1", "trut")
+    # keys are read in any case, as parse_policy reads them: RAISE_AT is raise_at, which catalan reads
+    assert unread_parameters("Threshold:RAISE_AT=0.9,Trut_At=0.7", "catalan") == (
+        ["trut_at"],
+        PARAMS_BY_VARIANT["catalan"],
+    )
+
+
+def test_a_policy_parameter_given_twice_is_refused() -> None:
+    """As ``--option`` and ``--param`` refuse a key given twice, rather than the last one silently winning."""
+    with pytest.raises(
+        PolicyError, match=r"^policy threshold: raise_at is given twice \(raise_at=0.5, RAISE_AT=0.9\)$"
+    ):
+        parse_policy("threshold:raise_at=0.5,RAISE_AT=0.9")
+    assert parse_policy("threshold:RAISE_AT=0.9").describe("catalan").startswith("threshold raise_at=0.9")
 
 
 @pytest.mark.parametrize(("variant", "players"), [("trut", 4), ("trut", 6), ("valencian", 2), ("valencian", 4)])

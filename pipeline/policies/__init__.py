@@ -52,6 +52,8 @@ def parse_policy(spec: str) -> Policy:
         key, value = key.strip().lower(), value.strip()  # as --option and --param read their keys
         if not sep:
             raise PolicyError(f"policy {name}: {pair!r} is not of the form key=value")
+        if key in params:  # as --option and --param refuse a key given twice
+            raise PolicyError(f"policy {name}: {key} is given twice ({key}={params[key]:g}, {pair})")
         if key not in defaults:
             valid = ", ".join(defaults) or "none"
             raise PolicyError(
@@ -78,5 +80,5 @@ def unread_parameters(spec: str, variant: str) -> tuple[list[str], tuple[str, ..
     read = POLICIES[name.strip().lower()][3].get(variant)
     if read is None:
         return [], ()
-    keys = [pair.partition("=")[0].strip() for pair in rest.split(",") if pair.strip()]
+    keys = [pair.partition("=")[0].strip().lower() for pair in rest.split(",") if pair.strip()]
     return [key for key in dict.fromkeys(keys) if key not in read], read
