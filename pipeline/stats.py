@@ -542,6 +542,10 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
     if format == "json":
         decimals = [name for name, dtype in frame.schema.items() if dtype.is_decimal()]
         return frame.with_columns(pl.col(decimals).cast(pl.Float64)).write_json()
+    texts = pl.col(pl.String)
+    for character, escaped in MARKDOWN_ESCAPES:
+        texts = texts.str.replace_all(character, escaped, literal=True)
+    frame = frame.rename(_markdown_cell).with_columns(texts)
     with pl.Config(
         tbl_rows=-1,
         tbl_cols=-1,
@@ -552,6 +556,17 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
         fmt_str_lengths=200,
     ):
         return str(frame)
+
+
+MARKDOWN_ESCAPES = (("|", r"\|"), ("\n", r"\n"))
+"""How a text is written in a cell of a Markdown table: a player's name or a tag may hold a ``|`` or a line
+break, which would split the cell or the row."""
+
+
+def _markdown_cell(text: str) -> str:
+    for character, escaped in MARKDOWN_ESCAPES:
+        text = text.replace(character, escaped)
+    return text
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:
