@@ -466,31 +466,37 @@ def check_dataset(root: Path) -> None:
     root = Path(root)
     if not root.is_dir():
         raise DatasetError(f"{root} does not exist or is not a folder")
-    read_manifest(root)
+    manifest = read_manifest(root)
+    rows_tag = manifest.get("rows")
+    counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
     for name in TABLES:
         parts = sorted((root / name).glob("*.parquet"))
         if not parts:
             raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
-        for part in parts:
-            _check_part(part, name)
+        rows = sum(_check_part(part, name) for part in parts)
+        if isinstance(counted.get(name), int) and rows != counted[name]:
+            raise DatasetError(
+                f"{root / name} holds {rows:,} rows where its manifest counts {counted[name]:,}: a file was "
+                "added, removed or replaced after the dataset was written"
+            )
 
 
-_PARTS_CHECKED: set[tuple[str, str, int, int]] = set()
-"""The files ``_check_part`` passed, with their size and time of change: a report checks every dataset once
-per statistic, and a file that has not changed need not be read again."""
+_PARTS_CHECKED: dict[tuple[str, str, int, int], int] = {}
+"""The files ``_check_part`` passed, with their size and time of change, and their rows: a report checks
+every dataset once per statistic, and a file that has not changed need not be read again."""
 
 
-def _check_part(part: Path, table: str) -> None:
-    """Refuse a Parquet file of ``table`` that lacks a column of the schema, or that holds a null in a
-    column of ``NOT_NULL``. The null counts come from the file's footer, or from the column itself where
-    its writer kept no statistics."""
+def _check_part(part: Path, table: str) -> int:
+    """The rows of a Parquet file of ``table``. Refuses one that lacks a column of the schema, or that holds
+    a null in a column of ``NOT_NULL``. The null counts come from the file's footer, or from the column
+    itself where its writer kept no statistics."""
     try:
         status = part.stat()
     except OSError as exc:
         raise DatasetError(f"{part} is not a readable Parquet file: {exc}") from exc
     key = (str(part.resolve()), table, status.st_size, status.st_mtime_ns)
     if key in _PARTS_CHECKED:
-        return
+        return _PARTS_CHECKED[key]
     try:
         meta = pq.ParquetFile(part).metadata
         columns = meta.schema.names
@@ -517,7 +523,8 @@ def _check_part(part: Path, table: str) -> None:
             f"{part} has null values in the column(s) {', '.join(nulls)}, which Truc Lab always fills "
             "(docs/data.md): it was not written by truc simulate or truc import"
         )
-    _PARTS_CHECKED.add(key)
+    _PARTS_CHECKED[key] = meta.num_rows
+    return meta.num_rows
 
 
 def expand_datasets(paths: Sequence[Path]) -> list[Path]:

@@ -356,6 +356,23 @@ def test_a_null_where_truc_lab_always_writes_a_value_is_refused(tmp_path: Path) 
     check_dataset(tmp_path / "d")
 
 
+def test_a_table_whose_files_disagree_with_the_manifest_s_rows_is_refused(tmp_path: Path) -> None:
+    """A part copied in from another run (its game ids join another run's hands), or one lost, is seen
+    before any statistic pools it: the manifest counts each table's rows as they were written."""
+    import shutil
+
+    from pipeline.stats import compute
+
+    simulate(SimulationSpec("catalan", 4, 1, {"players": "2"}), tmp_path / "d")
+    simulate(SimulationSpec("valencian", 3, 2, {"players": "2"}), tmp_path / "other")
+    stray = tmp_path / "d" / "games" / "part-00001.parquet"
+    shutil.copy(next((tmp_path / "other" / "games").glob("*.parquet")), stray)
+    with pytest.raises(DatasetError, match=r"games holds 7 rows where its manifest counts 4: a file was added"):
+        compute("mano_advantage", tmp_path / "d")
+    stray.unlink()
+    check_dataset(tmp_path / "d")
+
+
 def test_a_dataset_missing_columns_or_with_a_corrupt_file_is_named(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
