@@ -432,7 +432,7 @@ def stats(
     typer.echo(library.render(frame, format))
     if frame.is_empty():
         typer.echo(f"note: no rows: {library.why_empty(name)}", err=True)
-    for note in library.option_notes(data, separately=per_dataset):
+    for note in library.pooling_notes(data, separately=per_dataset):
         typer.echo(f"note: {note}", err=True)
 
 

@@ -19,12 +19,13 @@ come back as Int64, rates and means as Float64; a rate over an empty sample and 
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Final, TypeVar
 
 import duckdb
 import polars as pl
@@ -426,6 +427,51 @@ def option_notes(data: Path | Sequence[Path], separately: bool = False) -> list[
     if separately:
         return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in option_notes(folder)]
     return pooled_options(data) + options_between_player_counts(data)
+
+
+def pooling_notes(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
+    """Every note on how the data were pooled: the same games read twice (``repeated_runs``), then the
+    options (``option_notes``). With ``separately`` (each dataset on its own), nothing is pooled across
+    datasets, so there is no repeated run to note."""
+    return option_notes(data, True) if separately else repeated_runs(data) + option_notes(data)
+
+
+def repeated_runs(data: Path | Sequence[Path]) -> list[str]:
+    """A note for each set of datasets that hold the same games: a simulation copied to another folder, or
+    run again with the same settings and seed (which plays the same games), or one
+    import of the same files at the same moment. Read together, their games count once per copy."""
+    folders = store.dataset_folders(data)
+    by_run: dict[str, list[Path]] = {}
+    kinds: dict[str, Any] = {}
+    for folder in folders:
+        manifest = store.read_manifest(folder)
+        run = json.dumps(_run_identity(manifest), sort_keys=True)
+        by_run.setdefault(run, []).append(folder)
+        kinds[run] = manifest.get("kind")
+    notes = []
+    for run, copies in by_run.items():
+        if len(copies) > 1:
+            same = "simulation, with the same settings and seed" if kinds[run] == store.SIMULATION else "import"
+            times = "twice" if len(copies) == 2 else f"{len(copies)} times"
+            notes.append(
+                f"{_join_words([str(folder) for folder in copies])} hold the same games (the same {same}), so "
+                f"each of them is counted {times}; pass one of those datasets"
+            )
+    return notes
+
+
+RUN_IDENTITY: Final = ("kind", "variant", "options", "players", "seed", "games", "matches", "policies", "rows")
+"""What makes a simulation's games: the same values play the same games (``created`` aside)."""
+
+
+def _run_identity(manifest: dict[str, Any]) -> dict[str, Any]:
+    if manifest.get("kind") == store.SIMULATION:
+        return {key: manifest.get(key) for key in RUN_IDENTITY}
+    return manifest  # an import: the same sources at the same moment (``created``), and every other field
+
+
+def _join_words(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def options_between_player_counts(data: Path | Sequence[Path]) -> list[str]:

@@ -146,3 +146,35 @@ def test_stats_and_the_report_tell_the_difference_between_player_counts(runs: di
     assert each.exit_code == 0 and each.stderr == ""  # each folder holds one player count
     page = build_report([runs["maker"], runs["four"]], tmp_path / "report").html.read_text("utf-8")
     assert f'<p class="note">Note: {ACROSS}.</p>' in page
+
+
+def test_datasets_that_hold_the_same_games_are_named(runs: dict[str, Path], tmp_path: Path) -> None:
+    """A run copied to another folder, or simulated again with the same settings and seed (the same games,
+    at another time), would count each of its games once per copy: the statistics say so, and not with
+    ``--per-dataset``, where nothing is pooled. An import copied counts too."""
+    import shutil
+
+    from pipeline.history.io import import_files
+
+    copy = tmp_path / "copy"
+    shutil.copytree(runs["maker"], copy)
+    again = simulate(SimulationSpec("trut", 12, 3, {"players": "2"}), tmp_path / "again").out
+    folders = [runs["maker"], runs["first"], copy, again]
+    same = f"{runs['maker']}, {copy.resolve()} and {again.resolve()} hold the same games"
+    assert stats.repeated_runs(folders) == [
+        f"{same} (the same simulation, with the same settings and seed), so each of them is counted 3 times; "
+        "pass one of those datasets"
+    ]
+    assert stats.repeated_runs([runs["maker"], runs["first"], runs["four"]]) == []
+    reseeded = simulate(SimulationSpec("trut", 12, 4, {"players": "2"}), tmp_path / "reseeded").out
+    assert stats.repeated_runs([runs["maker"], reseeded]) == []
+    assert stats.pooling_notes([runs["maker"], copy])[0].endswith("counted twice; pass one of those datasets")
+    assert stats.pooling_notes([runs["maker"], copy], separately=True) == []
+    valid = Path(__file__).parent / "data" / "valid" / "two_players.truc"
+    first = import_files([valid], tmp_path / "i1").out
+    shutil.copytree(first, tmp_path / "i1-copy")
+    assert stats.repeated_runs([first, tmp_path / "i1-copy"])[0].endswith(
+        "hold the same games (the same import), so each of them is counted twice; pass one of those datasets"
+    )
+    result = runner.invoke(app, ["stats", "mano_advantage", "--data", str(runs["maker"]), "--data", str(copy)])
+    assert result.exit_code == 0 and "counted twice" in result.stderr

@@ -201,7 +201,7 @@ def build_report(
             continue
         say(f"computing {name}")
         frames[name] = stats.compute(name, paths)
-    notes = stats.option_notes(paths)
+    notes = stats.pooling_notes(paths)
     for note in notes:
         say(f"note: {note}")
     return render_page(frames, manifests, out, overwrite=overwrite, progress=progress, title=title.strip(), notes=notes)
