@@ -459,6 +459,19 @@ def test_a_folder_stands_for_its_truc_files_in_name_order(tmp_path: Path) -> Non
     assert (checked.files, checked.games) == (len(VALID), check_files(VALID).games)
 
 
+def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
+    """Named twice, or alone and through its folder (by another spelling of its path too), a file's games
+    would be imported twice: it is read once, where first named, as ``--data`` reads a dataset once."""
+    two = DATA / "valid" / "two_players.truc"
+    alone = import_files([two], tmp_path / "alone")
+    twice = import_files([two, DATA / "valid", DATA / "valid" / ".." / "valid" / two.name], tmp_path / "twice")
+    everything = import_files([DATA / "valid"], tmp_path / "everything")
+    assert twice.games == everything.games and alone.games < twice.games
+    manifest = json.loads((tmp_path / "twice" / "manifest.json").read_text("utf-8"))
+    assert manifest["sources"] == [str(two), *(str(path) for path in VALID if path != two)]
+    assert check_files([two, two]).games == check_files([two]).games
+
+
 def test_check_of_a_missing_file_or_a_file_without_games_says_so(tmp_path: Path) -> None:
     """A missing file is one problem among the others, in its place; the files after it are still checked."""
     valid = DATA / "valid" / "two_players.truc"

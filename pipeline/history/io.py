@@ -261,12 +261,28 @@ class _Sources:
                 if not lenient:
                     raise
                 problems.append(str(exc))
+        sources = _once_each(sources)
         sizes = [len(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources]
         return cls(sources, sizes, piped, problems)
 
     @property
     def names(self) -> list[str]:
         return [STDIN_NAME if path is None else str(path) for path in self.paths]
+
+
+def _once_each(sources: list[Path | None]) -> list[Path | None]:
+    """Each file once, where first named: a file named twice, or both alone and through its folder, would
+    have its games imported twice (as ``--data`` reads a dataset named twice once)."""
+    seen: set[Path] = set()
+    kept: list[Path | None] = []
+    for path in sources:
+        if path is not None:
+            real = path.resolve()
+            if real in seen:
+                continue
+            seen.add(real)
+        kept.append(path)
+    return kept
 
 
 def _files_in(folder: Path) -> list[Path]:
