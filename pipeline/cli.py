@@ -440,13 +440,21 @@ def stats(
 @clean_errors
 def sql(
     query: Annotated[
-        str | None, typer.Argument(metavar="SQL", help="The query (DuckDB SQL); - reads it from standard input.")
+        str | None,
+        typer.Argument(
+            metavar="SQL",
+            help="The query (DuckDB SQL); - reads it from standard input. One that starts with a -- comment "
+            'goes after a lone -- (truc sql --data d -- "-- ..."), or in --file.',
+        ),
     ] = None,
     data: Annotated[
         list[Path],
         typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable to pool several; required."),
     ] = [],  # noqa: B006
-    file: Annotated[Path | None, typer.Option("--file", metavar="FILE", help="Read the query from this file.")] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option("--file", metavar="FILE", help="Read the query from this file; - reads standard input."),
+    ] = None,
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
     ] = "table",

@@ -39,6 +39,8 @@ def query_text(sql: str | None, file: Path | None, stdin: TextIO) -> str:
         raise QueryError("two queries: give one as an argument or with --file, not both")
     if file is None:
         return stdin.read() if sql == "-" else str(sql)
+    if str(file) == "-":
+        return stdin.read()
     try:
         return Path(file).read_text("utf-8")
     except UnicodeDecodeError:

@@ -92,6 +92,7 @@ def test_the_query_comes_from_the_argument_standard_input_or_a_file(tmp_path: Pa
     assert query_text("-", None, io.StringIO("select 2")) == "select 2"
     (tmp_path / "q.sql").write_text("select 3\n", "utf-8")
     assert query_text(None, tmp_path / "q.sql", io.StringIO()) == "select 3\n"
+    assert query_text(None, Path("-"), io.StringIO("select 4")) == "select 4"  # as the argument's -
     (tmp_path / "latin1.sql").write_bytes("select 'é'".encode("latin-1"))
     for sql, file, message in [
         (None, None, "no query"),
@@ -101,6 +102,14 @@ def test_the_query_comes_from_the_argument_standard_input_or_a_file(tmp_path: Pa
     ]:
         with pytest.raises(QueryError, match=message):
             query_text(sql, file, io.StringIO())
+
+
+def test_a_query_that_starts_with_a_comment_goes_after_a_lone_double_dash(sim_dataset_2p: Path) -> None:
+    """Every file of sql/ starts with a -- comment, which the command line would read as an option."""
+    query = "-- hands per dataset\nselect count(*) as hands from hands"
+    result = runner.invoke(app, ["sql", "--data", str(sim_dataset_2p), "--format", "csv", "--", query])
+    assert result.exit_code == 0 and result.stdout.splitlines()[0] == "hands"
+    assert "after a lone --" in " ".join(runner.invoke(app, ["sql", "--help"]).stdout.split())
 
 
 def test_cli_prints_the_result_in_each_format(sim_dataset_2p: Path) -> None:
