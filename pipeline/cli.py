@@ -544,7 +544,7 @@ class _progress:
                     TextColumn("{task.description}"),
                     BarColumn(),
                     TaskProgressColumn(),
-                    TextColumn("{task.fields[games]:>9} games {task.fields[rate]:>10} hands/s"),
+                    TextColumn("{task.fields[games]:>15} {task.fields[rate]:>10} hands/s"),
                     TimeRemainingColumn(),
                     console=Console(stderr=True),  # the command's result alone on stdout
                 )
@@ -552,7 +552,7 @@ class _progress:
                 self.task = self.bar.add_task(self.label, total=total, games="-", rate="-")
             elapsed = time.perf_counter() - started
             rate = f"{hands / elapsed:,.0f}" if elapsed > 0 else "-"
-            self.bar.update(self.task, completed=done, total=total, games=f"{games:,}", rate=rate)
+            self.bar.update(self.task, completed=done, total=total, games=counted(games, "game"), rate=rate)
 
         return update
 

@@ -340,6 +340,20 @@ def test_an_error_before_any_game_prints_alone_without_a_progress_bar(tmp_path: 
     assert result.stderr == f'error: {empty}: no game found: a game begins with its tags, [Variant "catalan"]\n'
 
 
+def test_the_progress_bar_counts_games_in_words_on_stderr(tmp_path: Path) -> None:
+    """The bar says "1 game", "2 games" (it said "1 games"), on stderr: stdout holds the result alone."""
+    for games, counted in ((1, " 1 game "), (2, " 2 games ")):
+        command = ["simulate", "--games", str(games), "--out", str(tmp_path / str(games))]
+        result = subprocess.run(
+            [sys.executable, "-c", "from pipeline.cli import main; main()", *command],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "120"},
+        )
+        assert result.returncode == 0 and result.stdout.startswith(f"wrote {games} game")
+        assert result.stderr.startswith("simulating ") and counted in result.stderr and "hands/s" in result.stderr
+
+
 def test_check_lists_every_invalid_game_and_exits_1(tmp_path: Path) -> None:
     """``truc check`` prints each problem (file:line: the line, the rule) and a count; writes nothing."""
     valid, mixed = HISTORIES / "valid" / "two_players.truc", HISTORIES / "mixed" / "skip_invalid.truc"
