@@ -503,7 +503,7 @@ def test_missing_file_and_existing_output(tmp_path: Path) -> None:
         import_files([path], tmp_path / "data")
     assert (tmp_path / "data" / "manifest.json").read_bytes() == before
     result = import_files([path, path], tmp_path / "data", overwrite=True)
-    assert result.games == 2
+    assert result.games == 1  # replaced; the file named twice is read once
 
 
 def test_file_without_games(tmp_path: Path) -> None:
@@ -749,7 +749,18 @@ def test_writer_orders_tags_and_escapes_values() -> None:
         (
             '[Variant "catalan"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n2: 4o 5o 6o\n',
             3,
-            "the deal lists no cards for seat 3 [deal-seats]",
+            "the deal lists no cards for seat 3 (no players= in the Options tag: catalan is played by 4 by default) "
+            "[deal-seats]",
+        ),
+        (
+            '[Variant "catalan"]\n[Options "Players=4"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n2: 4o 5o 6o\n',
+            4,
+            "the deal lists no cards for seat 3 [deal-seats]",  # the count is set: no hint
+        ),
+        (
+            '[Variant "french"]\n[FirstDealer "3"]\nhand 1 dealer 3\n',
+            2,
+            "FirstDealer is a seat number, 0 to 1 (no players= in the Options tag: french is played by 2 by default)",
         ),
         (
             '[Variant "catalan"]\n[Options "players=2"]\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n1 play ??\n',

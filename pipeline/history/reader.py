@@ -543,7 +543,11 @@ class ReplayVisitor(Visitor):
             hands[line.seat] = [self._card(deck, text, line) for text in line.cards]
         missing = [str(seat) for seat, cards in enumerate(hands) if cards is None]
         if missing:
-            raise self._error(deal[0], f"the deal lists no cards for seat {', '.join(missing)}", "deal-seats")
+            raise self._error(
+                deal[0],
+                f"the deal lists no cards for seat {', '.join(missing)}{self._players_hint(game.config)}",
+                "deal-seats",
+            )
         cut = game.phase == Phase.CUT
         try:
             if cut:  # implicit: the cutter cut
@@ -635,7 +639,17 @@ class ReplayVisitor(Visitor):
 
     def _check_seat(self, game: Game, line: Line, seat: int) -> None:
         if not 0 <= seat < game.n:
-            raise self._error(line, f"seat {seat} does not exist in a {game.n}-player game", "seat")
+            raise self._error(
+                line, f"seat {seat} does not exist in a {game.n}-player game{self._players_hint(game.config)}", "seat"
+            )
+
+    def _players_hint(self, config: Config) -> str:
+        """Where a seat does not fit the player count: that the count is the variant's default, when the
+        ``Options`` tag does not set it (a record of a 2-player game of a variant played by 4 by default)."""
+        options = self._replay.tags.get("Options")
+        if options is not None and "players" in {key.lower() for key in parse_options(options.value)}:
+            return ""
+        return f" (no players= in the Options tag: {config.variant.name} is played by {config.players} by default)"
 
     def _card(self, deck: Deck, text: str, line: Line) -> int:
         try:
@@ -707,7 +721,9 @@ class ReplayVisitor(Visitor):
         for tag in tags.values():
             index = seat_tag_index(tag.name)
             if index is not None and index >= n:
-                raise self._error(tag, f"seat {index} does not exist in a {n}-player game", "seat")
+                raise self._error(
+                    tag, f"seat {index} does not exist in a {n}-player game{self._players_hint(config)}", "seat"
+                )
         date = tags.get("Date")
         if date is not None and not _DATE.fullmatch(date.value):
             raise self._error(date, "a Date is written YYYY.MM.DD ('?' for unknown digits)")
@@ -720,7 +736,7 @@ class ReplayVisitor(Visitor):
         dealer_tag = tags.get("FirstDealer")
         if dealer_tag is not None:
             if not _is_number(dealer_tag.value) or int(dealer_tag.value) >= n:
-                raise self._error(dealer_tag, f"FirstDealer is a seat number, 0 to {n - 1}")
+                raise self._error(dealer_tag, f"FirstDealer is a seat number, 0 to {n - 1}{self._players_hint(config)}")
             first_dealer = int(dealer_tag.value)
         seed = None
         seed_tag = tags.get("Seed")
@@ -736,7 +752,11 @@ class ReplayVisitor(Visitor):
             if hand.dealer is None:
                 raise self._error(hand, "the first dealer is unknown: write 'hand 1 dealer S' or a FirstDealer tag")
             if hand.dealer >= config.players:
-                raise self._error(hand, f"seat {hand.dealer} does not exist in a {config.players}-player game", "seat")
+                raise self._error(
+                    hand,
+                    f"seat {hand.dealer} does not exist in a {config.players}-player game{self._players_hint(config)}",
+                    "seat",
+                )
             first_dealer = hand.dealer
         return new_game(config, seed=seed, first_dealer=first_dealer)
 
