@@ -394,7 +394,7 @@ def player_results(t: Tables) -> pl.DataFrame:
             *HAND,
             "seat",
             "team",
-            pl.coalesce("player", "policy", pl.lit("?")).alias("player"),
+            pl.coalesce("player", "policy", pl.lit("seat") + pl.col("seat").cast(pl.String)).alias("player"),
             (pl.col("policy").str.split(" ").list.first() == "random").fill_null(False).alias("random_bot"),
         )
         .join(hands, on=HAND, how="inner")

@@ -2,7 +2,8 @@
 -- facing a raise.
 --
 -- Grain: one row per (variant, players, player). `player` is the seat's `player` (an imported game's
--- SeatN name), else its `policy` (a simulated seat's bot, e.g. "random"), else '?'.
+-- SeatN name), else its `policy` (a simulated seat's bot, e.g. "random"), else `seatN` (FORMAT.md's default
+-- name of a seat without a SeatN tag, in a game without PolicyN tags either).
 -- Population: seat-hands (rows of seats) for the raises and folds: a name or a bot counts once per hand
 -- and seat it sat at. Side-hands for the results: once per hand and side it played for, since partners
 -- share their side's result. Two partners with one bot are one result, not two (counting them twice
@@ -11,7 +12,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
---   player                     the seat's player name, else its policy, else '?'
+--   player                     the seat's player name, else its policy, else 'seat' and its number
 --   hands                      seat-hands (the sample size of the raise and fold columns)
 --   random_bot_hands           those whose seat's policy is the random bot (`random`, its first word),
 --                              whether or not the seat has a player's name: what the report's
@@ -50,7 +51,7 @@ seat_hands as (
         seats.team,
         games.variant,
         games.players,
-        coalesce(seats.player, seats.policy, '?') as player,
+        coalesce(seats.player, seats.policy, 'seat' || seats.seat) as player,
         coalesce(seats.policy = 'random' or starts_with(seats.policy, 'random '), false) as random_bot,
         hands.winner_team is not null as decided,
         seats.team = hands.winner_team as won,

@@ -503,6 +503,18 @@ def test_player_results_count_the_random_bot_s_seat_hands_by_policy_whatever_the
     assert got == {"Joan": (2, 2), "Pere": (2, 0), "random": (1, 1), "randomized": (1, 0)}
 
 
+def test_player_results_name_a_seat_with_neither_name_nor_policy_by_its_number(tmp_path: Path) -> None:
+    """A hand-written history without SeatN and PolicyN tags: each seat is FORMAT.md's default name, seat0,
+    seat1... (they were pooled as one player, '?', who sat on both sides of every hand)."""
+    from pipeline.history.io import import_files
+
+    history = Path(__file__).parent / "data" / "valid" / "raises_4p.truc"
+    assert "[Seat" not in history.read_text("utf-8") and "[Policy" not in history.read_text("utf-8")
+    result = rows(stats.compute("player_results", import_files([history], tmp_path / "data").out))
+    assert [(r["player"], r["hands"]) for r in result] == [(f"seat{seat}", 4) for seat in range(4)]
+    assert sum(r["wins"] for r in result) == sum(r["decided"] for r in result) // 2  # two seats win each hand
+
+
 def test_player_results_count_a_side_once_per_hand_however_many_partners_share_it(tmp_path: Path) -> None:
     # 4 players: Anna and Berta are partners (team 0); seats 1 and 3 are both the bot "test" (team 1).
     # Partners share one result: counting each seat would double the sample, and halve nothing real.
@@ -679,7 +691,9 @@ def check_invariants(data: Path) -> None:
     seats = pl.read_parquet(store.table_glob(data, "seats"))
     assert players["hands"].sum() == seats.height
     seat_hands = seats.join(hands.select("game_id", "hand_no", "winner_team"), on=["game_id", "hand_no"])
-    named = seat_hands.with_columns(pl.coalesce("player", "policy", pl.lit("?")).alias("name"))
+    named = seat_hands.with_columns(
+        pl.coalesce("player", "policy", pl.lit("seat") + pl.col("seat").cast(pl.String)).alias("name")
+    )
     side_hands = named.filter(pl.col("winner_team").is_not_null()).unique(["game_id", "hand_no", "team", "name"])
     assert players["decided"].sum() == side_hands.height
     assert players["raises"].sum() == events.filter(pl.col("kind") == "raise").height
