@@ -193,6 +193,7 @@ MATCH_TAG_CASES = {  # custom tags after [Result]: (the tags, match_no and match
     "text": ('[_Match "abc"]\n[_MatchWinner "-1"]\n', None, None),
     "superscript": ('[_Match "\u00b2"]\n', None, None),
     "beyond_int64": ('[_Match "99999999999999999999"]\n', None, None),
+    "nineteen_digits": ('[_Match "9999999999999999999"]\n', None, None),  # 19 digits, still past int64
     "no_such_team": ('[_Match "0"]\n[_MatchWinner "5"]\n', 0, None),
 }
 
@@ -251,6 +252,19 @@ def test_a_dataset_keeps_seat_names_and_the_other_tags(tmp_path: Path) -> None:
             f"select json_extract_string(tags, '$.Event') from read_parquet('{tmp_path / 'data' / 'games'}/*.parquet')"
         ).fetchall()
     assert event == [("Friendly",)]
+
+
+def test_a_seed_of_zero_is_kept_through_a_dataset(tmp_path: Path) -> None:
+    """``[Seed "0"]`` is a seed like any other: the dataset holds 0 (not null) and the export writes the tag
+    back, so the file comes out as it went in."""
+    text = (DATA / "canonical" / "two_players.truc").read_text("utf-8")
+    text = text.replace('[FirstDealer "0"]\n', '[FirstDealer "0"]\n[Seed "0"]\n', 1)
+    assert join_games(record_text(r) for r in read_text(text).games) == text  # canonical as written
+    (tmp_path / "seed0.truc").write_text(text, "utf-8")
+    import_files([tmp_path / "seed0.truc"], tmp_path / "data")
+    assert _table(tmp_path / "data", "games")["seed"].to_list() == [0]
+    export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    assert (tmp_path / "out.truc").read_text("utf-8") == text
 
 
 def test_a_simulated_game_has_no_tags_nor_player_names(tmp_path: Path) -> None:
@@ -472,6 +486,19 @@ def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
     assert check_files([two, two]).games == check_files([two]).games
 
 
+def test_a_folder_s_subfolders_are_left_alone_even_named_like_a_history(tmp_path: Path) -> None:
+    """A folder stands for its own ``.truc`` files: a subfolder, even one named ``old.truc``, is neither read
+    nor an error."""
+    folder = tmp_path / "histories"
+    (folder / "old.truc").mkdir(parents=True)
+    shutil.copy(DATA / "canonical" / "raises_4p.truc", folder / "old.truc")
+    shutil.copy(DATA / "canonical" / "two_players.truc", folder)
+    result = import_files([folder], tmp_path / "data")
+    assert result.games == 1 and result.manifest["sources"] == [str(folder / "two_players.truc")]
+    checked = check_files([folder])
+    assert checked.ok and (checked.files, checked.games) == (1, 1)
+
+
 def test_check_of_a_missing_file_or_a_file_without_games_says_so(tmp_path: Path) -> None:
     """A missing file is one problem among the others, in its place; the files after it are still checked."""
     valid = DATA / "valid" / "two_players.truc"
@@ -526,6 +553,20 @@ def test_import_rows_policies_seeds_and_manifest(tmp_path: Path) -> None:
     assert manifest["strength"] == {"definition": "beats every opposing hand heads-up"}
 
 
+def test_an_import_in_several_parts_keeps_every_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import writes a Parquet part per ``CHUNK_GAMES`` games, then the rest in a last, shorter one: the
+    tables hold every game once, as an import in a single part does, and the manifest counts their rows."""
+    whole = import_files(VALID, tmp_path / "whole")
+    monkeypatch.setattr(history_io, "CHUNK_GAMES", 5)
+    assert whole.games > 10 and whole.games % 5 != 0  # full parts, and a last one
+    parts = import_files(VALID, tmp_path / "parts")
+    assert len(list((tmp_path / "parts" / "games").glob("*.parquet"))) == whole.games // 5 + 1
+    for name in TABLES:
+        assert_frame_equal(_table(tmp_path / "parts", name), _table(tmp_path / "whole", name))
+        assert parts.manifest["rows"][name] == whole.manifest["rows"][name] == _table(tmp_path / "parts", name).height
+    assert (parts.games, parts.hands) == (whole.games, whole.hands)
+
+
 def test_export_and_import_report_their_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Export: the games written after each chunk, out of all, with their hands. Import: the bytes read
     after each part written (by the lines replayed) and after each file, out of all the files' bytes."""
@@ -547,6 +588,17 @@ def test_export_and_import_report_their_progress(tmp_path: Path, monkeypatch: py
     done = [d for d, _, _, _ in seen]
     assert done == sorted(done) and 0 < done[0] < done[1] < big and done[2:] == [big, total]
     assert seen[-1][2:] == (result.games, result.hands)
+
+
+def test_progress_counts_a_skipped_file_as_read(tmp_path: Path) -> None:
+    """A file that cannot be read (not UTF-8, missing) is done all the same: its bytes count as read, so the
+    files after it are placed right and the progress ends at the total."""
+    bad, valid = DATA / "malformed" / "undecodable.truc", DATA / "valid" / "two_players.truc"
+    sizes = [bad.stat().st_size, valid.stat().st_size]
+    seen: list[tuple[int, int, int, int]] = []
+    result = check_files([bad, valid], progress=lambda *done: seen.append(done))
+    assert len(result.invalid) == 1 and result.games == 1
+    assert [(done, total) for done, total, _, _ in seen] == [(sizes[0], sum(sizes)), (sum(sizes), sum(sizes))]
 
 
 def test_export_writes_a_folder_of_runs_and_several_datasets_one_after_the_other(tmp_path: Path) -> None:
@@ -602,6 +654,16 @@ def test_export_refuses_a_dataset_that_does_not_replay(
     import_files([DATA / "canonical" / "raises_4p.truc"], tmp_path / "data")
     _tamper(tmp_path / "data", table, column, row, value)
     with pytest.raises(DatasetError, match=message):
+        export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+
+
+def test_export_refuses_a_tag_value_with_a_line_break(tmp_path: Path) -> None:
+    """A hand-edited ``seats.player`` holding a carriage return would end the tag's line in the middle of its
+    value (a reader takes CR as a line end): the export refuses it and writes nothing."""
+    import_files([DATA / "canonical" / "two_players.truc"], tmp_path / "data")
+    _tamper(tmp_path / "data", "seats", "player", 0, "Anna\rPere")  # game 0, hand 1, seat 0
+    with pytest.raises(ValueError, match="a tag value cannot hold a line break"):
         export_dataset(tmp_path / "data", tmp_path / "out.truc")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
 
@@ -718,6 +780,22 @@ def test_writer_orders_tags_and_escapes_values() -> None:
         '[Result "12-3"]',
         '[_Custom "x"]',
     ]  # the record stops before the game's end: its Result is the final score it claims
+
+
+def test_seat_and_policy_tags_are_written_in_seat_order() -> None:
+    """``SeatN`` and ``PolicyN`` are written by seat number whatever their order in the file, so that the same
+    game always gives the same text."""
+    text = (
+        '[Variant "catalan"]\n[Options "players=2"]\n[Policy1 "random"]\n[Seat1 "Pere"]\n[Policy0 "random"]\n'
+        '[Seat0 "Anna"]\n\nhand 1 dealer 0\n0: 3o 7c 5b\n1: 2e 1o 4c\n1 truc\n0 fold\n'
+    )
+    lines = record_text(read_text(text).games[0]).splitlines()
+    assert [line for line in lines if line.startswith(("[Seat", "[Policy"))] == [
+        '[Seat0 "Anna"]',
+        '[Seat1 "Pere"]',
+        '[Policy0 "random"]',
+        '[Policy1 "random"]',
+    ]
 
 
 @pytest.mark.parametrize(
@@ -862,6 +940,23 @@ def test_the_other_tags_are_stored_in_canonical_order_whatever_their_order_in_th
         tags.append(_table(tmp_path / name, "games")["tags"].to_list())
     assert tags[0] == tags[1]
     assert list(json.loads(tags[1][0])) == ["Event", "Site", "Round", "_Zed", "_Note"]
+
+
+def test_the_other_tags_keep_their_letters_as_written(tmp_path: Path) -> None:
+    """``games.tags`` holds a value's letters as written (``Gràcia``, not ``Gr\\u00e0cia``), so that a query
+    on the column as text finds them."""
+    text = (
+        '[Variant "catalan"]\n[Options "players=2"]\n[Site "Gràcia"]\n[_Jugador "Núria"]\nhand 1 dealer 0\n'
+        "0: 3o 7c 5b\n1: 2e 1o 4c\n1 truc\n0 fold\n"
+    )
+    (tmp_path / "cafe.truc").write_text(text, "utf-8")
+    import_files([tmp_path / "cafe.truc"], tmp_path / "data")
+    assert _table(tmp_path / "data", "games")["tags"].to_list() == ['{"Site": "Gràcia", "_Jugador": "Núria"}']
+    with duckdb.connect() as con:
+        found = con.sql(
+            f"select count(*) from read_parquet('{tmp_path / 'data' / 'games'}/*.parquet') where tags like '%Núria%'"
+        ).fetchall()
+    assert found == [(1,)]
 
 
 def test_spelled_out_engine_steps_and_missing_end_are_accepted() -> None:

@@ -79,6 +79,17 @@ def test_a_hand_edited_manifest_is_a_dataset_error_or_shows_what_it_can(tmp_path
     assert (row["kind"], row["seed"], row["created"]) == ("simulation", None, "5")
 
 
+def test_a_hand_edited_seed_beyond_64_bits_shows_as_null(tmp_path: Path) -> None:
+    """The seed column is 64-bit: a seed no run can have (edited by hand) shows as null, as a seed that is not a
+    number does, rather than stopping the listing."""
+    import_files(VALID[:1], tmp_path / "cafe")
+    for seed in (2**63, -(2**63) - 1, 2**70):
+        (tmp_path / "cafe" / "manifest.json").write_text(json.dumps({"kind": "simulation", "seed": seed}), "utf-8")
+        assert describe_datasets([tmp_path / "cafe"])["seed"].to_list() == [None]
+    (tmp_path / "cafe" / "manifest.json").write_text(json.dumps({"kind": "simulation", "seed": 2**63 - 1}), "utf-8")
+    assert describe_datasets([tmp_path / "cafe"])["seed"].to_list() == [2**63 - 1]
+
+
 def test_a_folder_of_folders_of_runs_reads_every_run_below_it(sim_all_variants: Path, tmp_path: Path) -> None:
     # data/ holding demo/<runs> and cafe/ (an import): every dataset below data/, the deeper runs too, and
     # neither a dataset's own folders nor a hidden folder (an output being written) are taken for runs

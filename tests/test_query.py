@@ -160,6 +160,22 @@ def test_lists_structs_intervals_and_bytes_print_as_text_in_every_format(sim_dat
         assert "{'a': 1}" in result.stdout and "1 day" in result.stdout
 
 
+def test_maps_and_unions_print_as_text(sim_dataset_2p: Path) -> None:
+    """CSV cannot write a map, and polars cannot hold a union at all: both come out as DuckDB's text."""
+    sql = "select map {'a': 1} as m, union_value(k := 2) as u"
+    result = runner.invoke(app, ["sql", sql, "--data", str(sim_dataset_2p), "--format", "csv"])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert result.stdout == "m,u\n{a=1},2\n"
+
+
+def test_a_column_name_with_a_double_quote_keeps_its_name_when_printed_as_text(sim_dataset_2p: Path) -> None:
+    """A nested column turned into text keeps its name, a double quote in it included."""
+    sql = 'select [1, 2] as "say ""hi""", 3 as n'
+    result = runner.invoke(app, ["sql", sql, "--data", str(sim_dataset_2p), "--format", "csv"])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert result.stdout == '"say ""hi""",n\n"[1, 2]",3\n'
+
+
 def test_cli_no_rows_is_a_valid_empty_output_and_a_note(sim_dataset_2p: Path) -> None:
     result = runner.invoke(app, ["sql", "select * from games where false", "--data", str(sim_dataset_2p), "--format",
                                  "json"])  # fmt: skip

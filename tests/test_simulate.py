@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 from pathlib import Path
 
@@ -189,6 +190,21 @@ def test_overwrite_keeps_a_dataset_that_holds_other_files_or_a_folder_that_only_
         assert sorted(p.relative_to(tmp_path) for p in folder.rglob("*")) == before
 
 
+def test_overwrite_keeps_a_folder_whose_only_file_is_another_program_s_manifest(tmp_path: Path) -> None:
+    """A folder holding nothing but a ``manifest.json`` that Truc Lab did not write (a web extension's, a
+    hand-made dataset's without a kind) has only the names of a dataset's files: it is not replaced."""
+    spec = SimulationSpec("catalan", 3, 1, {"players": "2"})
+    manifests = {"ext": {"manifest_version": 3}, "mine": {"source": "hand-made"}, "report": {"kind": "report"}}
+    for name, manifest in manifests.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        with pytest.raises(DatasetError, match=f"{name} exists and is not a Truc Lab dataset holding only its own"):
+            simulate(spec, folder, overwrite=True)
+        assert [p.name for p in folder.iterdir()] == ["manifest.json"]
+        assert json.loads((folder / "manifest.json").read_text()) == manifest
+
+
 def test_a_run_whose_out_another_command_wrote_meanwhile_keeps_the_others_output(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 2)
     out = tmp_path / "d"
@@ -286,6 +302,50 @@ def test_a_replacement_that_cannot_be_moved_in_puts_the_old_dataset_back(tmp_pat
     check_dataset(out)
 
 
+def test_an_old_dataset_that_cannot_be_moved_away_is_kept_and_nothing_is_left(tmp_path: Path, monkeypatch) -> None:
+    """--overwrite moves the old dataset into a hidden folder first: when that move fails, the old dataset
+    stays as it was, the error names the output, and the hidden folder made for it is removed too."""
+    out = tmp_path / "d"
+    simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
+    move = os.replace
+
+    def the_first_move_fails(source: Path, target: Path) -> None:
+        if Path(target).name == "old":
+            raise OSError(errno.EACCES, "permission denied")
+        move(source, target)
+
+    monkeypatch.setattr(os, "replace", the_first_move_fails)
+    with pytest.raises(DatasetError, match=f"cannot write {out}: permission denied"):
+        simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["d"]
+
+
+def test_a_dataset_deleted_while_its_replacement_runs_is_simply_written(tmp_path: Path, monkeypatch) -> None:
+    """--overwrite of a dataset that is deleted meanwhile (by hand, or by another command): there is nothing
+    left to move away, and the new dataset is put in its place rather than refused."""
+    monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 2)
+    out = tmp_path / "d"
+    simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
+
+    def the_old_one_is_deleted(games: int, hands: int) -> None:
+        shutil.rmtree(out, ignore_errors=True)
+
+    simulate(SimulationSpec("catalan", 4, 7, {"players": "2"}), out, overwrite=True, progress=the_old_one_is_deleted)
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 7
+    assert [p.name for p in tmp_path.iterdir()] == ["d"]
+    check_dataset(out)
+
+
+def test_a_dataset_folder_is_an_ordinary_folder(tmp_path: Path) -> None:
+    """The dataset is built in a temporary folder renamed into place: it gets the permissions of any folder
+    (0o777 less the umask), not a temporary folder's 0o700, so that others may read it as the user allows."""
+    simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), tmp_path / "d")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "d").stat().st_mode & 0o777 == 0o777 & ~mask
+
+
 def test_progress_is_reported_per_chunk(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 3)
     seen: list[int] = []
@@ -371,6 +431,22 @@ def test_a_table_whose_files_disagree_with_the_manifest_s_rows_is_refused(tmp_pa
         compute("mano_advantage", tmp_path / "d")
     stray.unlink()
     check_dataset(tmp_path / "d")
+
+
+def test_a_null_in_any_row_group_is_refused(tmp_path: Path) -> None:
+    """A hand-made part may hold several row groups, each with its own null counts: a null in one of them is
+    refused, even when the others have none."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    simulate(SimulationSpec("catalan", 3, 3, {"players": "2"}), tmp_path / "d")
+    games = next((tmp_path / "d" / "games").glob("*.parquet"))
+    table = pq.read_table(games)
+    sides = pa.array([2, None, 2], type=pa.int8())
+    pq.write_table(table.set_column(table.schema.get_field_index("sides"), "sides", sides), games, row_group_size=1)
+    assert pq.ParquetFile(games).metadata.num_row_groups == 3
+    with pytest.raises(DatasetError, match=rf"{games.name} has null values in the column\(s\) sides,"):
+        check_dataset(tmp_path / "d")
 
 
 def test_a_dataset_missing_columns_or_with_a_corrupt_file_is_named(tmp_path: Path) -> None:
