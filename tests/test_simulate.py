@@ -284,41 +284,35 @@ def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Pa
     assert [p.name for p in tmp_path.iterdir()] == ["d"]
 
 
-def test_a_replacement_that_cannot_be_moved_in_puts_the_old_dataset_back(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("failing", "error", "message"),
+    [
+        ("the new one in", errno.EIO, "input/output error"),
+        ("the old one away", errno.EACCES, "permission denied"),
+    ],
+)
+def test_a_move_of_overwrite_that_fails_keeps_the_old_dataset_and_leaves_nothing(
+    tmp_path: Path, monkeypatch, failing: str, error: int, message: str
+) -> None:
+    """--overwrite moves the old dataset into a hidden folder, then the new one into its place. When the
+    second move fails the old dataset is put back; when the first fails it stays as it was, and the hidden
+    folder made for it is removed too. Either way the error names the output, and nothing else is left."""
     out = tmp_path / "d"
     simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
     move = os.replace
 
-    def the_second_move_fails(source: Path, target: Path) -> None:
-        if Path(source).name.startswith(".d.tmp-"):
-            raise OSError(errno.EIO, "input/output error")
+    def a_move_fails(source: Path, target: Path) -> None:
+        new_in = Path(source).name.startswith(".d.tmp-")
+        if (new_in and failing == "the new one in") or (Path(target).name == "old" and failing == "the old one away"):
+            raise OSError(error, message)
         move(source, target)
 
-    monkeypatch.setattr(os, "replace", the_second_move_fails)
-    with pytest.raises(DatasetError, match=f"cannot write {out}: input/output error"):
+    monkeypatch.setattr(os, "replace", a_move_fails)
+    with pytest.raises(DatasetError, match=f"cannot write {out}: {message}"):
         simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
     assert json.loads((out / "manifest.json").read_text())["seed"] == 1
     assert [p.name for p in tmp_path.iterdir()] == ["d"]
     check_dataset(out)
-
-
-def test_an_old_dataset_that_cannot_be_moved_away_is_kept_and_nothing_is_left(tmp_path: Path, monkeypatch) -> None:
-    """--overwrite moves the old dataset into a hidden folder first: when that move fails, the old dataset
-    stays as it was, the error names the output, and the hidden folder made for it is removed too."""
-    out = tmp_path / "d"
-    simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
-    move = os.replace
-
-    def the_first_move_fails(source: Path, target: Path) -> None:
-        if Path(target).name == "old":
-            raise OSError(errno.EACCES, "permission denied")
-        move(source, target)
-
-    monkeypatch.setattr(os, "replace", the_first_move_fails)
-    with pytest.raises(DatasetError, match=f"cannot write {out}: permission denied"):
-        simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
-    assert json.loads((out / "manifest.json").read_text())["seed"] == 1
-    assert [p.name for p in tmp_path.iterdir()] == ["d"]
 
 
 def test_a_dataset_deleted_while_its_replacement_runs_is_simply_written(tmp_path: Path, monkeypatch) -> None:
