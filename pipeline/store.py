@@ -396,7 +396,7 @@ IMPORT: Final = "import"
 MANIFEST_KINDS: Final = (SIMULATION, IMPORT)
 
 
-PART_NAME: Final = re.compile(r"part-\d{5}\.parquet")
+PART_NAME: Final = re.compile(r"part-\d{5,}\.parquet")
 """The name of a table's files (``write_parts``)."""
 
 

@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 import vl_convert
 
+from pipeline import stats
 from pipeline.policies import parse_policy
 from pipeline.report import charts, summary, tables
 from pipeline.report.frames import (
@@ -1217,6 +1218,7 @@ def test_players_sentences_rank_them_and_say_when_the_intervals_part() -> None:
 
 def test_settings_with_a_random_bot_are_named_with_its_share_of_the_seat_hands() -> None:
     assert parse_policy("random").name == RANDOM_BOT  # an instance's: compiled, the class holds a slot
+    assert f"seats.policy = '{RANDOM_BOT}'" in (stats.SQL_DIR / "player_results.sql").read_text("utf-8")
     assert random_bot_shares(PLAYER_ROWS) == {("trut", 4): pytest.approx(0.5)}  # random against threshold
     mixed = pl.concat(
         [

@@ -406,7 +406,8 @@ def compared_players(frame: pl.DataFrame) -> pl.DataFrame:
 
 RANDOM_BOT = "random"
 """The policy name of the bot that picks uniformly among the legal actions (``pipeline.policies``): a seat it
-plays is not a player like the others, and a setting with one does not compare like for like."""
+plays is not a player like the others, and a setting with one does not compare like for like.
+``sql/player_results.sql`` counts its seat-hands (``random_bot_hands``) by this name."""
 
 
 def random_bot_shares(frame: pl.DataFrame) -> dict[tuple[str, int], float]:
