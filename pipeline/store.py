@@ -400,6 +400,12 @@ PART_NAME: Final = re.compile(r"part-\d{5,}\.parquet")
 """The name of a table's files (``write_parts``)."""
 
 
+def holds_only_files(folder: Path, named: Callable[[str], object]) -> bool:
+    """Whether ``folder`` is missing or holds only files whose names ``named`` accepts: what Truc Lab wrote
+    there (a table's parts, a report's charts), so that replacing it loses nothing of a user's."""
+    return not folder.exists() or all(named(entry.name) and entry.is_file() for entry in folder.iterdir())
+
+
 def _replaceable_dataset(path: Path) -> bool:
     """A folder ``--overwrite`` may replace: a dataset written by ``truc simulate`` or ``truc import`` (its
     manifest says so) that holds nothing but its manifest and its four tables, each a folder of parts.
@@ -409,12 +415,8 @@ def _replaceable_dataset(path: Path) -> bool:
     try:
         if {entry.name for entry in path.iterdir()} - DATASET_ENTRIES:
             return False
-        for table in TABLES:
-            folder = path / table
-            if folder.exists() and not all(
-                PART_NAME.fullmatch(part.name) and part.is_file() for part in folder.iterdir()
-            ):
-                return False
+        if not all(holds_only_files(path / table, PART_NAME.fullmatch) for table in TABLES):
+            return False
         manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False

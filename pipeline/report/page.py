@@ -213,19 +213,17 @@ _GENERATOR = '<meta name="generator" content="truc-lab '
 """How a report's page names its maker (``_page``): the mark of a folder that a new report may replace."""
 
 
+CHART_FILES = frozenset(f"{name}.{kind}" for name in CHARTS for kind in ("png", "svg"))
+"""What a report's ``charts/`` holds: a user's file there is not replaced with the report."""
+
+
 def _is_report(out: Path) -> bool:
     """A folder a new report may replace (as it may an empty one): an older report, its ``index.html`` and
     ``charts/`` and nothing else. A report is derived and rebuilt at will, so ``truc report`` replaces one
     by default; anything else, a dataset above all, must survive a mistyped ``--out``."""
     page = out / "index.html"
-    if not ({path.name for path in out.iterdir()} <= {"index.html", "charts"} and page.is_file() and _made_here(page)):
-        return False
-    charts = out / "charts"
-    return not charts.exists() or all(path.name in CHART_FILES and path.is_file() for path in charts.iterdir())
-
-
-CHART_FILES = frozenset(f"{name}.{kind}" for name in CHARTS for kind in ("png", "svg"))
-"""What a report's ``charts/`` holds: a user's file there is not replaced with the report."""
+    top = {path.name for path in out.iterdir()} <= {"index.html", "charts"} and page.is_file() and _made_here(page)
+    return top and store.holds_only_files(out / "charts", CHART_FILES.__contains__)
 
 
 def _made_here(page: Path) -> bool:
