@@ -37,8 +37,14 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
     game = new_game(config, seed)
     rng = random.Random(seed ^ 0x5EED_0F_B075)
     hands: list[HandRecord] = []
-    views = [SeatView(game, s) for s in range(game.n)]  # live windows on the game, one per seat
-    optional_views = [SeatView(game, s, True) for s in range(game.n)]
+    seat_policies = list(policies)  # a list: indexed natively once compiled, where a Sequence is not
+    views = [SeatView(game, s, False, "") for s in range(game.n)]  # live windows on the game, one per seat
+    optional_views = [SeatView(game, s, True, "") for s in range(game.n)]
+    # A seat whose policy is steady for an optional decision is asked it once a trick: declined[seat] holds
+    # the moment (hand and trick) it last declined. Only when every seat has a policy object of its own: a
+    # shared one keeps one memory for several seats.
+    own_policies = len({id(p) for p in seat_policies}) == game.n
+    declined = [-1] * game.n
     # The game's methods are called on it directly: compiled (pipeline.accel), that is a native call.
     while True:
         while game.phase is not HAND_OVER:
@@ -47,19 +53,28 @@ def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Ga
                 game.deal()
                 continue
             acted = False
-            for other in game.optional_actors():  # seats that may act now are asked first, in order
-                view = optional_views[other]
-                view.decision = game.decision(other, True)
-                action = _step(policies[other], view, rng)
-                if action is not None:
-                    game.apply_trusted(action)
-                    acted = True
-                    break
+            others = game.optional_actors()
+            if others:
+                moment = game.hand_no * 4 + len(game.tricks)
+                for other in others:  # seats that may act now are asked first, in order
+                    if declined[other] == moment:
+                        continue
+                    view = optional_views[other]
+                    decision = game.decision(other, True)
+                    view.decision = decision
+                    policy = seat_policies[other]
+                    action = _step(policy, view, rng)
+                    if action is not None:
+                        game.apply_trusted(action)
+                        acted = True
+                        break
+                    if own_policies and _steady(policy, decision):
+                        declined[other] = moment
             if acted:
                 continue
             view = views[seat]
             view.decision = game.decision(seat, False)
-            action = _step(policies[seat], view, rng)
+            action = _step(seat_policies[seat], view, rng)
             if action is None:
                 raise SimulationError(f"policy of seat {seat} returned no action where one is required")
             game.apply_trusted(action)
@@ -77,6 +92,12 @@ def _step(policy: Policy, view: SeatView, rng: random.Random) -> Action | None:
     if isinstance(policy, DecisionPolicy):
         return policy.step(view, rng)  # the same call, typed: native once compiled
     return policy.step(view, rng)
+
+
+def _steady(policy: Policy, decision: str) -> bool:
+    """``policy.steady(decision)`` for a ``DecisionPolicy`` (natively once compiled); any other policy is
+    asked at every moment."""
+    return isinstance(policy, DecisionPolicy) and policy.steady(decision)
 
 
 def rubber_wins(config: Config) -> int:

@@ -86,6 +86,8 @@ def add_game(
     seat_columns = batches["seats"].columns
     (s_game, s_hand, s_seat, s_team, s_policy, s_cards, s_strength, s_pct, s_signal, *s_extra, s_player) = seat_columns
     player_of = list(players) + [None] * (n - len(players))
+    policy_of = list(policies)  # lists: indexed natively once compiled, where a Sequence is not
+    details_index = _DetailsIndex()
     (e_game, e_hand, e_seq, e_seat, e_team, e_verb, e_arg, e_kind, e_answers, e_could, e_trick, e_before,
      e_after, e_to_play) = batches["events"].columns  # fmt: skip
     # Boxed once: appended to every row of the game, an int would become a new Python int each time.
@@ -113,7 +115,7 @@ def add_game(
             tricks[2],
             hand.tie_rule,
         ]
-        row.extend(_details(hand, three_sides))
+        row.extend(details_index.values(hand, three_sides))
         for i in range(len(row)):
             hand_columns[i].append(row[i])
         signals = hand.signals
@@ -121,7 +123,8 @@ def add_game(
         for seat, cards in enumerate(hand.dealt):
             text, dealt_part = _cards_texts(texts_or_unknown, seat, cards)
             dealt_parts.append(dealt_part)
-            if UNKNOWN in cards:
+            unknown = _has_unknown(cards)
+            if unknown:
                 strength: float | None = None
                 pct: float | None = None
             else:
@@ -130,12 +133,12 @@ def add_game(
             s_hand.append(h)
             s_seat.append(seat)
             s_team.append(team_of[seat])
-            s_policy.append(policies[seat])
+            s_policy.append(policy_of[seat])
             s_cards.append(text)
             s_strength.append(strength)
             s_pct.append(pct)
             s_signal.append(signals[(seat - hand.eldest) % n] if signals else None)
-            if seat_values is not None and UNKNOWN not in cards:
+            if seat_values is not None and not unknown:
                 extra = seat_values(cards)
                 for i in range(len(SEAT_DETAIL_COLUMNS)):
                     s_extra[i].append(extra.get(SEAT_DETAIL_COLUMNS[i]))
@@ -179,16 +182,40 @@ _DETAIL_INDEX: Final = {name: i for i, name in enumerate(HAND_DETAIL_COLUMNS)}
 _VOID, _POINTS2, _SCORE2 = [_DETAIL_INDEX[name] for name in ("void", "points_team2", "score_before_team2")]
 
 
-def _details(hand: HandRecord, three_sides: bool) -> list[object]:
-    """The hand's variant-specific columns, in schema order: set from ``hand.details`` by name; the third
-    side's points and score from the record when there are three sides."""
-    if not hand.details and not three_sides and hand.winner_team is not None:
-        return _PLAIN_TAIL  # the common case, without building a list per hand
-    values: list[object] = [None] * len(HAND_DETAIL_COLUMNS)
-    values[_VOID] = hand.winner_team is None
-    if three_sides:
-        values[_POINTS2] = hand.points[2]
-        values[_SCORE2] = hand.score_before[2]
-    for name, value in hand.details:  # a family's own details take precedence
-        values[_DETAIL_INDEX[name]] = value
-    return values
+def _has_unknown(cards: tuple[int, ...]) -> bool:
+    """Whether a dealt hand holds a card nobody saw (an imported record): compiled, a loop over ints, several
+    times cheaper than ``in`` on a tuple, which compares objects."""
+    return any(card == UNKNOWN for card in cards)
+
+
+class _DetailsIndex:
+    """A hand's variant-specific columns, in schema order, from ``hand.details`` by name. A family gives its
+    details in the same order at every hand, so the positions found for one hand are kept and reused while
+    the names are the same objects (the engine's literals): no lookup by name per hand."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.positions: list[int] = []
+
+    def values(self, hand: HandRecord, three_sides: bool) -> list[object]:
+        details = hand.details
+        if not details and not three_sides and hand.winner_team is not None:
+            return _PLAIN_TAIL  # the common case, without building a list per hand
+        values: list[object] = [None] * len(HAND_DETAIL_COLUMNS)
+        values[_VOID] = hand.winner_team is None
+        if three_sides:
+            values[_POINTS2] = hand.points[2]
+            values[_SCORE2] = hand.score_before[2]
+        if not self._same_names(details):
+            self.names = [name for name, _ in details]
+            self.positions = [_DETAIL_INDEX[name] for name in self.names]
+        positions = self.positions
+        for i in range(len(details)):  # a family's own details take precedence
+            values[positions[i]] = details[i][1]
+        return values
+
+    def _same_names(self, details: tuple[tuple[str, object], ...]) -> bool:
+        names = self.names
+        if len(names) != len(details):
+            return False
+        return all(details[i][0] is names[i] for i in range(len(names)))

@@ -188,7 +188,8 @@ def hand_strength(variant: Variant, cards: tuple[int, ...], opponents: int = 1) 
 
 
 _MOST_OPPONENTS: Final = 7  # three bits of the mask; 3 at most in any variant (6-player Trut)
-_STRENGTH_BY_SET: dict[Variant, tuple[list[list[tuple[float, float] | None]], dict[int, tuple[float, float]]]] = {}
+_KnownStrengths = tuple[list[list[tuple[float, float] | None]], dict[int, tuple[float, float]]]
+_STRENGTH_BY_SET: Final[dict[Variant, _KnownStrengths]] = {}
 
 
 DEFINITION: Final = "beats every opposing hand heads-up"

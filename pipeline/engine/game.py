@@ -139,6 +139,8 @@ class Game:
         self.team_of = tuple(team_of_seat(s, sides) for s in range(n))
         self.opponents = config.opponents
         self.deck_size = len(variant.deck)
+        self._deck_cards = list(range(self.deck_size))  # copied at each deal: cheaper than a new range
+        self.hand_rule = variant.hand_rule  # read after every trick: a native attribute, not the variant's
         self._play_table = action_table(n, PLAY, tuple(range(self.deck_size)))  # seat -> card -> "play"
         self.power = variant.power
         self.tie_lead = variant.tie_lead  # who leads after a tied trick; an option may change it per game
@@ -398,15 +400,20 @@ class Game:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         n, k = self.n, self.cards_dealt
         size = self.deck_size
-        cards = list(range(size))
+        cards = self._deck_cards[:]
         draw = (rng or self.rng).random
         dealt = n * k
         for i in range(dealt):  # a partial Fisher-Yates shuffle: only the cards dealt are drawn
             j = i + int(draw() * (size - i))
-            cards[i], cards[j] = cards[j], cards[i]
+            card = cards[j]
+            cards[j] = cards[i]
+            cards[i] = card
         # the i-th card drawn goes to seat (eldest + i) % n
         eldest = self.eldest
-        hands = [cards[(seat - eldest) % n : dealt : n] for seat in range(n)]
+        if k == 3:
+            hands = [[cards[i], cards[i + n], cards[i + 2 * n]] for i in [(seat - eldest) % n for seat in range(n)]]
+        else:
+            hands = [cards[(seat - eldest) % n : dealt : n] for seat in range(n)]
         self.stock = cards[dealt:]
         return self._dealt(hands, unknown=False)
 
@@ -500,9 +507,9 @@ class Game:
         before = self.stake
         answers = self._before_card(seat)
         hand = self.hands[seat]
-        if card in hand:
+        try:
             hand.remove(card)
-        else:
+        except ValueError:  # a replayed hand with unseen cards plays one of them
             hand.remove(UNKNOWN)
             self.known.add(card)
         trick_no = len(self.tricks) + 1
@@ -532,7 +539,7 @@ class Game:
 
     def _hand_decided(self) -> bool:
         """Apply the variant's hand rule to the tricks so far; when it decides the hand, the hand is won."""
-        decided = decide_hand(self.variant.hand_rule, self.tricks, self.cards_dealt, self.eldest_team)
+        decided = decide_hand(self.hand_rule, self.tricks, self.cards_dealt, self.eldest_team)
         if decided is None:
             return False
         winner, tie_rule = decided

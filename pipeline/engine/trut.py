@@ -70,6 +70,23 @@ _SIDE_DETAILS: Final = {
 """The names of a hand's per-side details (``_hand_details``), for 2 and 3 sides, in the order of their values."""
 
 
+_PLAY_ORDERS: Final[dict[int, list[tuple[tuple[int, ...], tuple[list[int], ...]]]]] = {}
+
+
+def play_orders(n: int) -> list[tuple[tuple[int, ...], tuple[list[int], ...]]]:
+    """By eldest: the play order from the eldest, and that order without each seat (whom a trut is offered
+    to while that seat is to play). The same for every game of ``n`` players, so built once per process;
+    the lists are shared and never changed."""
+    orders = _PLAY_ORDERS.get(n)
+    if orders is None:
+        orders = []
+        for eldest in range(n):
+            order = tuple((eldest + i) % n for i in range(n))
+            orders.append((order, tuple([s for s in order if s != seat] for seat in range(n))))
+        _PLAY_ORDERS[n] = orders
+    return orders
+
+
 def is_brelan(ranks: Sequence[str]) -> bool:
     """Three cards of one rank (seed 003 "Règle du jeu": "brelan d'as")."""
     return len(ranks) == 3 and ranks[0] == ranks[1] == ranks[2]
@@ -107,10 +124,13 @@ class TrutGame(Game):
         if len(start) != sides or min(start) < 0 or max(start) > most:
             raise ValueError(f"starting petits {start} must be {sides} numbers between 0 and {most}")
         self.petits = list(start)
-        self._orders: dict[int, tuple[tuple[int, ...], tuple[list[int], ...]]] = {}
+        self._orders = play_orders(config.players)
         super().__init__(config, seed, first_dealer, scores)
         self.tie_lead = options.get("tie_lead", self.tie_lead)
         self.words = self._announcement_words()
+        per = self.PETITS_PER_LONG
+        # au fortial: this many petits and one long short of the target (-1: the fortial is not played)
+        self._fortial_petits = per - 1 if self.FORTIAL and per is not None else -1
         self._trut_actions = tuple(make_action(s, TRUT) for s in range(self.n))
 
     @classmethod
@@ -131,12 +151,7 @@ class TrutGame(Game):
         return self.dealer if self.dealer_leads else self.eldest
 
     def _reset_hand(self) -> None:
-        orders = self._orders.get(self.eldest)
-        if orders is None:  # play order from the eldest, and without each seat: the same every n hands
-            n, eldest = self.n, self.eldest
-            order = tuple((eldest + i) % n for i in range(n))
-            orders = self._orders[eldest] = (order, tuple([s for s in order if s != seat] for seat in range(n)))
-        self.order, self.others = orders
+        self.order, self.others = self._orders[self.eldest]
         self.trut_open = True  # a trut may still be made
         self.truter = -1
         self.trut_word: str | None = None
@@ -152,8 +167,9 @@ class TrutGame(Game):
         self.call_may_pass = True
         self.extra_cards = 0
         self.extra_replace = False
-        self.won_petits = [0] * self.sides
-        self.won_longs = [0] * self.sides
+        sides = self.sides
+        self.won_petits = [0, 0, 0] if sides == 3 else [0, 0]
+        self.won_longs = [0, 0, 0] if sides == 3 else [0, 0]
 
     def _after_deal(self) -> None:
         self._special_phase()
@@ -162,21 +178,24 @@ class TrutGame(Game):
         """The fortial (seed 003 "Le cas particulier du fortial", seed 001 "Le Fortial"): when exactly one
         side is au fortial its seats decide first, in play order from the eldest, to trut or pass, before
         the others look at their cards; when several sides are, the hand is played normally."""
-        fortial = [side for side in range(self.sides) if self._at_fortial(side)]
-        if len(fortial) == 1:
+        first = -1
+        count = 0
+        for side in range(self.sides):
+            if self._at_fortial(side):
+                count += 1
+                if first < 0:
+                    first = side
+        if count == 1:
             self.special = "fortial"
-            self._open_call(fortial[0], "fortial", may_pass=True)
+            self._open_call(first, "fortial", may_pass=True)
         else:
-            if fortial:
+            if count:
                 self.special = "fortial_both"
             self._begin_play()
 
     def _at_fortial(self, side: int) -> bool:
         """6 longs and 2 petits: one petit from the game."""
-        per = self.PETITS_PER_LONG
-        return (
-            self.FORTIAL and per is not None and self.scores[side] == self.target - 1 and self.petits[side] == per - 1
-        )
+        return self.petits[side] == self._fortial_petits and self.scores[side] == self.target - 1
 
     def _begin_play(self) -> None:
         self.phase = PLAYING
@@ -461,13 +480,30 @@ class TrutGame(Game):
         self._end_hand(winner, points, ended_by, tie_rule)
 
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
+        won, longs, held, scores = self.won_petits, self.won_longs, self.petits, self.scores
+        truter: int | None = self.truter if self.truter >= 0 else None
+        if self.sides == 2:  # the pairs one by one: built per hand, a comprehension costs several times more
+            return (
+                ("petits_team0", won[0]),
+                ("petits_team1", won[1]),
+                ("longs_team0", longs[0]),
+                ("longs_team1", longs[1]),
+                ("petits_after_team0", held[0]),
+                ("petits_after_team1", held[1]),
+                ("longs_after_team0", scores[0]),
+                ("longs_after_team1", scores[1]),
+                ("trut_seat", truter),
+                ("special", self.special),
+                ("void", self.void),
+            )
         names = _SIDE_DETAILS[self.sides]
-        values = self.won_petits + self.won_longs + self.petits + self.scores  # in the order of the names
-        details: list[tuple[str, Any]] = [(names[i], values[i]) for i in range(len(names))]
-        details.append(("trut_seat", self.truter if self.truter >= 0 else None))
-        details.append(("special", self.special))
-        details.append(("void", self.void))
-        return tuple(details)
+        values = won + longs + held + scores  # in the order of the names
+        return (
+            *[(names[i], values[i]) for i in range(len(names))],
+            ("trut_seat", truter),
+            ("special", self.special),
+            ("void", self.void),
+        )
 
     def end_values(self, record: HandRecord) -> list[str]:
         """``1p``, ``1l``, ``2l``... per side: the petits and longs won in the hand (FORMAT.md "Play")."""

@@ -28,12 +28,14 @@ RAISE_OPTION: Final = "raise_option"  # this seat has just played and may still 
 class SeatView:
     __slots__ = ("_game", "seat", "team", "decision", "optional")
 
-    def __init__(self, game: Game, seat: int, optional: bool = False) -> None:
+    def __init__(self, game: Game, seat: int, optional: bool = False, decision: str | None = None) -> None:
+        """A view of ``seat`` asked ``decision``: by default what the game asks that seat now (the simulator,
+        which sets it before every step, gives ``""``)."""
         self._game = game
         self.seat = seat
         self.team = game.team_of[seat]
         self.optional = optional
-        self.decision = game.decision(seat, optional)
+        self.decision = game.decision(seat, optional) if decision is None else decision
 
     # what the seat holds and knows about the hand
     @property

@@ -54,6 +54,13 @@ class DecisionPolicy:
         """Call the method named after the decision the view asks for (``turn``, ``answer``...)."""
         return self.method(view.decision)(view, rng)
 
+    def steady(self, decision: str) -> bool:
+        """Whether this policy, having declined the optional ``decision`` during a trick, declines it again
+        whenever asked later in the same trick of the same hand, without drawing from the generator: the
+        game loop then asks it once a trick (``pipeline.playing``). False by default: a policy that draws
+        at every ask (``random``) must be asked every time."""
+        return False
+
     def method(self, decision: str) -> Callable[[SeatView, random.Random], Action | None]:
         """The method that takes ``decision``, looked up once per policy (a step is taken for every decision
         of every game)."""

@@ -55,6 +55,8 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         self.raise_at = self.params["raise_at"]
         self.call_at = self.params["call_at"]
         self.bluff = self.params["bluff"]
+        self.trut_at = self.params["trut_at"]
+        self.trut_bluff = self.params["trut_bluff"]
         self._dealt: tuple[int, ...] = ()
         self._pct = 0.0
         self.forget_trut()
@@ -86,6 +88,11 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         if decision == french.ANSWER_DECISION:
             return self.french_answer(view, rng)
         return super().step(view, rng)
+
+    def steady(self, decision: str) -> bool:
+        """A trut out of turn (``trut_option``) is judged once a trick: the bluff coin is drawn at the first
+        ask of a hand, and the effective strength changes only when a trick is taken."""
+        return decision == trut.OPTION_DECISION
 
     def params_read(self, variant: str | None = None) -> dict[str, float]:
         """Those ``variant`` reads (``PARAMS_BY_VARIANT``), in the order of ``DEFAULTS``; all of them for no

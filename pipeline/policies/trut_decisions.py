@@ -57,6 +57,9 @@ class TrutDecisions(JudgingPolicy):
         "tenir_at": 0.5,
     }
 
+    # params["trut_at"] and params["trut_bluff"], read at every trut asked (set by the policy's __init__)
+    trut_at: float
+    trut_bluff: float
     # what _wants_trut keeps for the hand (set by forget_trut, which the policy calls when it is made)
     _trut_dealt: tuple[int, ...]
     _trut_bluffing: bool
@@ -131,14 +134,14 @@ class TrutDecisions(JudgingPolicy):
         dealt = view.dealt
         if dealt is not self._trut_dealt:  # a new hand: draw the bluff coin once
             self._trut_dealt = dealt
-            self._trut_bluffing = rng.random() < self.params["trut_bluff"]
+            self._trut_bluffing = rng.random() < self.trut_bluff
             self._trut_trick = -1
         if self._trut_bluffing:
             return True
         trick_no = view.trick_no
         if trick_no != self._trut_trick:
             self._trut_trick = trick_no
-            self._trut_strong = self.effective_strength(view) >= self.params["trut_at"]
+            self._trut_strong = self.effective_strength(view) >= self.trut_at
         return self._trut_strong
 
 
