@@ -67,6 +67,8 @@ bench: $(STAMP) compile
 	$(BIN)/python bench/simulate_speed.py
 	$(BIN)/python bench/variant_ratios.py
 	$(BIN)/python bench/hand_costs.py
+	@if command -v valgrind >/dev/null; then $(BIN)/python bench/instructions.py; \
+	else echo "bench/instructions.py skipped: it needs valgrind (apt-get install valgrind)"; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build pipeline/_compiled.json

@@ -16,15 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from pipeline import accel
 from pipeline.engine.rules import Config
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
 from pipeline.policies.base import Policy
 from pipeline.rows import add_game
-from pipeline.store import TABLES, new_batches
+from pipeline.store import TABLES, new_batches, write_arrow
 from pipeline.variants import get_variant
 
 CHUNK = 250
@@ -62,7 +60,7 @@ def _measure(
         spent[2] += clock() - started
         started = clock()
         for name in TABLES:
-            pq.write_table(tables[name], out / f"{name}.parquet", compression="zstd")
+            write_arrow(name, tables[name], out / f"{name}.parquet")
         spent[3] += clock() - started
         if k >= warm_up:
             totals = [a + b for a, b in zip(totals, spent, strict=True)]

@@ -29,13 +29,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-import pyarrow.parquet as pq
-
 from pipeline import accel
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
 from pipeline.rows import add_game
-from pipeline.store import TABLES, new_batches
+from pipeline.store import TABLES, new_batches, write_batch
 from pipeline.variants import VARIANTS, get_variant
 
 BLOCK_HANDS = 2500  # about 0.03 s of engine for 2-player Catalan: short enough to interleave finely
@@ -73,7 +71,7 @@ class Runner:
             game, records = play_game(self.config, self.policies, game_seed(1, g))
             hands += add_game(batches, g, game, records, self.described, "simulate")
         for name in TABLES:
-            pq.write_table(batches[name].to_arrow(), self.out / f"{name}.parquet", compression="zstd")
+            write_batch(name, batches[name], self.out / f"{name}.parquet")
         self.events += len(batches["events"])
         self.rows += sum(len(batches[name]) for name in TABLES)
         self.hands += hands

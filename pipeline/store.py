@@ -228,15 +228,33 @@ def new_batches() -> dict[str, TableBatch]:
     return {name: TableBatch(SCHEMAS[name]) for name in TABLES}
 
 
+PLAIN_COLUMNS: Final = frozenset({("seats", "cards")})
+"""Columns written without Parquet's dictionary encoding: a seat's dealt cards take tens of thousands of
+values, so the dictionary fills and is dropped part-way through every part. Written plain, the seats
+table is smaller (about 8%) and faster to write; the values read back the same."""
+
+
 def write_part(root: Path, part: int, batches: dict[str, TableBatch]) -> dict[str, int]:
     """Write one numbered part of every table under ``root``; return the row counts."""
     counts = {}
     for name, batch in batches.items():
         folder = root / name
         folder.mkdir(parents=True, exist_ok=True)
-        pq.write_table(batch.to_arrow(), folder / f"part-{part:05d}.parquet", compression="zstd")
+        write_batch(name, batch, folder / f"part-{part:05d}.parquet")
         counts[name] = len(batch)
     return counts
+
+
+def write_batch(name: str, batch: TableBatch, path: Path) -> None:
+    """Write the rows of table ``name`` as one Parquet file (the benchmarks write as the simulator does
+    through this and ``write_arrow``)."""
+    write_arrow(name, batch.to_arrow(), path)
+
+
+def write_arrow(name: str, table: pa.Table, path: Path) -> None:
+    """Write table ``name``, already in Arrow, as one Parquet file with zstd."""
+    dictionary = [column for column in table.column_names if (name, column) not in PLAIN_COLUMNS]
+    pq.write_table(table, path, compression="zstd", use_dictionary=dictionary)
 
 
 DATASET_KIND: Final = "a Truc Lab dataset holding only its own files"

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 NUMBER = r"[\d,]+(?:\.\d+)?"
@@ -45,3 +48,15 @@ def test_hand_costs_prints_the_four_stages() -> None:
     engine, rows, arrow, parquet, total = (float(x) for x in row[2:7])
     assert min(engine, rows, arrow, parquet) > 0
     assert abs(engine + rows + arrow + parquet - total) < 0.2  # rounding of each figure to 0.1
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="bench/instructions.py needs valgrind")
+def test_instructions_prints_both_counts_and_ratios_to_the_first_run() -> None:
+    lines = run("instructions.py", "--games", "3", "trut:2", "trut:3")
+    rows = [line.split() for line in lines if re.match(rf"trut\s+[23]\s+{NUMBER}", line)]
+    assert [row[:2] for row in rows] == [["trut", "2"], ["trut", "3"]]
+    (_, _, engine_2, ratio_2, pipeline_2, pipe_ratio_2), (_, _, engine_3, ratio_3, pipeline_3, pipe_ratio_3) = rows
+    assert (ratio_2, pipe_ratio_2) == ("1.00", "1.00")  # the first run is the base
+    counts = [float(x.replace(",", "")) for x in (engine_2, pipeline_2, engine_3, pipeline_3)]
+    assert 1_000 < counts[0] < counts[1] and 1_000 < counts[2] < counts[3]  # the pipeline adds the rows
+    assert abs(float(ratio_3) - counts[0] / counts[2]) < 0.01

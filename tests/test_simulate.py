@@ -456,3 +456,22 @@ def test_a_dataset_missing_columns_or_with_a_corrupt_file_is_named(tmp_path: Pat
     part.write_bytes(b"not parquet")
     with pytest.raises(DatasetError, match="is not a readable Parquet file"):
         compute("tie_frequency", tmp_path / "d")
+
+
+def test_a_seat_s_cards_are_written_without_a_dictionary_and_read_back_the_same(tmp_path: Path) -> None:
+    """store.PLAIN_COLUMNS: the dealt cards (tens of thousands of values) are written plain; the other
+    columns keep Parquet's dictionary encoding."""
+    import pyarrow.parquet as pq
+
+    run = simulate(SimulationSpec("trut", 30, 3, {"players": "6"}), tmp_path / "d")
+    part = next((run.out / "seats").glob("*.parquet"))
+    metadata = pq.ParquetFile(part).metadata.row_group(0)
+    encodings = {metadata.column(i).path_in_schema: metadata.column(i).encodings for i in range(metadata.num_columns)}
+    assert not any("DICTIONARY" in e for e in encodings["cards"])
+    assert any("DICTIONARY" in e for e in encodings["policy"])
+    config = get_variant("trut").configure({"players": "6"})
+    policies = [parse_policy("threshold") for _ in range(6)]
+    first_hand = play_game(config, policies, game_seed(3, 0))[1][0]
+    cards = read(run.out, "seats").filter(game_id=0, hand_no=1).sort("seat")["cards"].to_list()
+    deck = config.variant.deck
+    assert cards == [" ".join(deck.text(c) for c in hand) for hand in first_hand.dealt]
