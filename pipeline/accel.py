@@ -54,12 +54,17 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 """The hot path, in dependency order. Each must type-check under mypyc's stricter rules."""
 
+NATIVE_MODULES: tuple[str, ...] = ("pipeline._fast_trut",)
+"""Modules written for Cython (``.pyx``), built by the same compile: the native fast paths of the simulator,
+each checked against the engine by its tests. Loaded only with the compiled modules (``native``)."""
+
 
 def source_of(module: str) -> Path:
-    return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+    suffix = ".pyx" if module in NATIVE_MODULES else ".py"
+    return PACKAGE.parent.joinpath(*module.split(".")).with_suffix(suffix)
 
 
-def source_hashes(modules: Sequence[str] = COMPILED_MODULES) -> dict[str, str]:
+def source_hashes(modules: Sequence[str] = COMPILED_MODULES + NATIVE_MODULES) -> dict[str, str]:
     return {m: hashlib.blake2b(source_of(m).read_bytes(), digest_size=16).hexdigest() for m in modules}
 
 
@@ -110,6 +115,19 @@ def compiled() -> bool:
     return not str(getattr(module, "__file__", "")).endswith(".py")
 
 
+def native(module: str) -> ModuleType | None:
+    """A native module of ``NATIVE_MODULES``, or None: in pure Python (``TRUC_PURE``, not compiled, or a
+    source changed since the compile) the general code runs instead, with the same results."""
+    if _REASON is not None or not compiled():
+        return None
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
 def status() -> str:
     """One line for ``truc --version`` and the benchmarks: compiled, or pure Python and why."""
-    return "compiled (mypyc)" if compiled() else f"pure Python ({_REASON or 'not compiled'})"
+    if not compiled():
+        return f"pure Python ({_REASON or 'not compiled'})"
+    return "compiled (mypyc, Cython)" if native(NATIVE_MODULES[0]) is not None else "compiled (mypyc)"

@@ -9,14 +9,16 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
+from pipeline import accel
 from pipeline.engine.actions import Action
 from pipeline.engine.game import HAND_OVER, Game, HandRecord, new_game
 from pipeline.engine.rules import Config
 from pipeline.engine.view import SeatView
 from pipeline.policies import Policy
 from pipeline.policies.base import DecisionPolicy
+from pipeline.policies.threshold import ThresholdPolicy
 
 MAX_HANDS: Final = 10_000
 """A guard: no game of any variant needs this many hands; reaching it means a rules bug."""
@@ -33,7 +35,35 @@ def game_seed(run_seed: int, game_no: int) -> int:
 
 
 def play_game(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Game, list[HandRecord]]:
-    """Play one complete game: deals from the game's generator, decisions from its policy generator."""
+    """Play one complete game: deals from the game's generator, decisions from its policy generator. Trut by
+    threshold bots goes through its native fast path when it is built (``fast_path``): the same games."""
+    fast = fast_path(config, policies)
+    if fast is not None:
+        played: tuple[Game, list[HandRecord]] = fast.play(config, policies, seed)
+        return played
+    return play_with_engine(config, policies, seed)
+
+
+FAST_TRUT_PLAYERS: Final = (2, 4, 6)
+"""The player counts of the native Trut path: two sides (3-player Trut, each alone, goes through the engine)."""
+
+
+def fast_path(config: Config, policies: Sequence[Policy]) -> Any:
+    """The native module that plays this game (``pipeline._fast_trut``: the base Trut with two sides, each seat
+    a threshold bot object of its own, of that exact class), or None: the general loop plays it. None too in
+    pure Python or when the native path is not built (``accel.native``)."""
+    if config.variant.name != "trut" or config.players not in FAST_TRUT_PLAYERS:
+        return None
+    if len(policies) != config.players or len({id(p) for p in policies}) != len(policies):
+        return None
+    if not all(type(p) is ThresholdPolicy for p in policies):
+        return None
+    return accel.native("pipeline._fast_trut")
+
+
+def play_with_engine(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Game, list[HandRecord]]:
+    """The general game loop: every decision the engine asks for, taken by the seat's policy. It is the
+    reference the native fast path is tested against."""
     game = new_game(config, seed)
     rng = random.Random(seed ^ 0x5EED_0F_B075)
     hands: list[HandRecord] = []

@@ -1,9 +1,11 @@
-"""Compile Truc Lab's hot path with mypyc, in place, and stamp what was compiled.
+"""Compile Truc Lab's hot path with mypyc and its native fast paths with Cython, in place, and stamp what
+was compiled.
 
     python scripts/compile_fast.py [--force] [--clean]
 
-The modules are those of ``pipeline.accel.COMPILED_MODULES``. Each becomes an extension module beside its
-source (ignored by git), with the mypyc runtime in ``pipeline/_compiled__mypyc*.so``;
+The modules are those of ``pipeline.accel.COMPILED_MODULES`` (typed Python, mypyc) and
+``pipeline.accel.NATIVE_MODULES`` (``.pyx``, Cython). Each becomes an extension module beside its source
+(ignored by git), with the mypyc runtime in ``pipeline/_compiled__mypyc*.so``;
 ``pipeline/_compiled.json`` records the hash of every source compiled, so a source edited later is loaded
 from its ``.py`` until the next compile (see ``pipeline/accel.py``). Nothing is done when the stamp
 matches the sources. Without a C compiler or the Python headers it says so and leaves Truc Lab in pure
@@ -33,7 +35,7 @@ def compiled_files() -> list[Path]:
     """Every extension module a compile leaves in the source tree."""
     package = accel.PACKAGE
     found = list(package.glob("_compiled__mypyc*.so"))
-    for module in accel.COMPILED_MODULES:
+    for module in accel.COMPILED_MODULES + accel.NATIVE_MODULES:
         source = accel.source_of(module)
         found += source.parent.glob(f"{source.stem}.*.so")
     return found
@@ -47,7 +49,7 @@ def clean() -> None:
 
 def missing_toolchain() -> str | None:
     """What is missing to compile C extensions here, or None."""
-    for module, package in (("mypyc", "mypy"), ("setuptools", "setuptools")):
+    for module, package in (("mypyc", "mypy"), ("setuptools", "setuptools"), ("Cython", "cython")):
         try:
             __import__(module)
         except ImportError:
@@ -67,24 +69,28 @@ def up_to_date(hashes: dict[str, str]) -> bool:
     except (OSError, ValueError):
         return False
     present = {p.name.split(".")[0] for p in compiled_files()}
-    wanted = {accel.source_of(m).stem for m in accel.COMPILED_MODULES} | {"_compiled__mypyc"}
+    modules = accel.COMPILED_MODULES + accel.NATIVE_MODULES
+    wanted = {accel.source_of(m).stem for m in modules} | {"_compiled__mypyc"}
     return bool(stamp.get("sources") == hashes and wanted <= present)
 
 
 def compile_modules(hashes: dict[str, str]) -> None:
+    from Cython.Build import cythonize
     from mypyc.build import mypycify
-    from setuptools import Distribution
+    from setuptools import Distribution, Extension
 
     clean()
     paths = [str(accel.source_of(m).relative_to(ROOT)) for m in accel.COMPILED_MODULES]
     os.chdir(ROOT)
     extensions = mypycify(paths, group_name=accel.SHARED_LIBRARY, target_dir="build/mypyc", opt_level="3")
+    native = [Extension(m, [str(accel.source_of(m).relative_to(ROOT))]) for m in accel.NATIVE_MODULES]
+    extensions += cythonize(native, build_dir="build/cython", quiet=True, compiler_directives={"language_level": 3})
     # A bare Distribution: the extensions only, without reading pyproject.toml's packaging metadata.
     dist = Distribution({"name": "truc-lab-compiled", "ext_modules": extensions})
     dist.script_args = ["-q", "build_ext", "--inplace", "--build-temp", "build/mypyc-temp"]
     dist.parse_command_line()
     dist.run_commands()
-    stamp = {"compiler": "mypyc", "python": sys.version.split()[0], "sources": hashes}
+    stamp = {"compiler": "mypyc, Cython", "python": sys.version.split()[0], "sources": hashes}
     accel.STAMP.write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", "utf-8")
 
 
@@ -107,9 +113,14 @@ def main() -> int:
         print(f"cannot compile the fast path: {missing}. Truc Lab runs in pure Python (same results, slower).")
         return 0
     started = time.perf_counter()
-    print(f"compiling {len(accel.COMPILED_MODULES)} modules with mypyc (about a minute)...", flush=True)
+    print(
+        f"compiling {len(accel.COMPILED_MODULES)} modules with mypyc and {len(accel.NATIVE_MODULES)} with Cython"
+        " (about a minute)...",
+        flush=True,
+    )
     compile_modules(hashes)
-    print(f"compiled in {time.perf_counter() - started:.0f} s: {', '.join(accel.COMPILED_MODULES)}")
+    built = accel.COMPILED_MODULES + accel.NATIVE_MODULES
+    print(f"compiled in {time.perf_counter() - started:.0f} s: {', '.join(built)}")
     return 0
 
 
