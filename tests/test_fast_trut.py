@@ -9,6 +9,8 @@ import os
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline import accel
 from pipeline.engine.game import HandRecord
@@ -94,6 +96,34 @@ def test_the_native_path_plays_the_games_of_the_engine() -> None:
         "tie rule tie_next_decides",
     ):
         assert seen[situation] > 0, situation
+
+
+PARAMETER = st.floats(min_value=0.0, max_value=1.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    players=st.sampled_from((2, 4, 6)),
+    options=st.tuples(
+        st.sampled_from(("off", "on")), st.sampled_from(("maker", "first")), st.sampled_from(("off", "on"))
+    ),
+    bots=st.lists(st.tuples(PARAMETER, PARAMETER, PARAMETER, PARAMETER, PARAMETER), min_size=6, max_size=6),
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+)
+def test_the_native_path_plays_the_engine_s_games_whatever_the_bots_parameters(players, options, bots, seed) -> None:
+    """Any seed, option and parameters of each seat's bot (trut_at, trut_bluff, see_at, see_announced,
+    fortial_at): the same games."""
+    fast = native()
+    leads, tie, brelan = options
+    config = get_variant("trut").configure(
+        {"players": str(players), "dealer_leads": leads, "tie_lead": tie, "brelan": brelan}
+    )
+    names = ("trut_at", "trut_bluff", "see_at", "see_announced", "fortial_at")
+    specs = ["threshold:" + ",".join(f"{k}={v!r}" for k, v in zip(names, bot, strict=True)) for bot in bots[:players]]
+    engine = play_with_engine(config, [parse_policy(s) for s in specs], seed)
+    native_game = fast.play(config, [parse_policy(s) for s in specs], seed)
+    assert native_game[1] == engine[1]
+    assert native_game[0].scores == engine[0].scores and native_game[0].winner_team == engine[0].winner_team
 
 
 def test_the_simulator_takes_the_native_path_only_where_it_applies() -> None:
