@@ -89,6 +89,8 @@ cdef class FastTrut:
         variant = config.variant
         self.variant = variant
         cdef int n = game.n
+        if n > 6 or game.deck_size > 64 or game.sides != 2:
+            raise ValueError(f"the native Trut path plays two sides of at most 6 players and 64 cards, not {config}")
         self.n = n
         self.target = game.target
         self.opponents = game.opponents

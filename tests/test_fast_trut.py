@@ -153,3 +153,12 @@ def test_pure_python_has_no_native_path(monkeypatch) -> None:
     assert fast_path(config, [parse_policy("threshold") for _ in range(6)]) is None
     if os.environ.get("TRUC_PURE", "") in ("", "0") and accel.compiled():
         assert "Cython" not in accel.status()
+
+
+def test_the_native_path_refuses_a_game_it_was_not_written_for() -> None:
+    """Three sides (each alone, a folder leaves the hand) are the engine's: the native path says so rather
+    than play them wrong."""
+    fast = native()
+    config = get_variant("trut").configure({"players": "3"})
+    with pytest.raises(ValueError, match="two sides"):
+        fast.play(config, [parse_policy("threshold") for _ in range(3)], 1)
