@@ -34,6 +34,7 @@ cimport cython
 import random
 
 from pipeline.engine.game import HAND_OVER, HandRecord, new_game
+from pipeline.engine.trut import play_orders
 from pipeline.strength import hand_strength
 
 cdef int TIE = -1
@@ -104,9 +105,9 @@ cdef class FastTrut:
             self.rank_id[c] = rank_index.setdefault(ranks[c], len(rank_index))
         for s in range(n):
             self.team_of[s] = game.team_of[s]
-        for s in range(n):  # order[e]: seats in play order from eldest e
+        for s, (order, _) in enumerate(play_orders(n)):  # order[e]: seats in play order from eldest e
             for i in range(n):
-                self.order[s][i] = (s + i) % n
+                self.order[s][i] = order[i]
         tie_lead = game.tie_lead
         if tie_lead == "maker":
             self.tie_lead = 0

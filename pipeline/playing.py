@@ -54,11 +54,17 @@ def fast_path(config: Config, policies: Sequence[Policy]) -> Any:
     pure Python or when the native path is not built (``accel.native``)."""
     if config.variant.name != "trut" or config.players not in FAST_TRUT_PLAYERS:
         return None
-    if len(policies) != config.players or len({id(p) for p in policies}) != len(policies):
+    if len(policies) != config.players or not each_seat_its_own(policies):
         return None
     if not all(type(p) is ThresholdPolicy for p in policies):
         return None
     return accel.native("pipeline._fast_trut")
+
+
+def each_seat_its_own(policies: Sequence[Policy]) -> bool:
+    """Whether every seat has a policy object of its own: a bot's memory of the hand (its bluff coin, its
+    judgement once a trick) is then its seat's alone, which asking once a trick and the native path rely on."""
+    return len({id(p) for p in policies}) == len(policies)
 
 
 def play_with_engine(config: Config, policies: Sequence[Policy], seed: int) -> tuple[Game, list[HandRecord]]:
@@ -73,7 +79,7 @@ def play_with_engine(config: Config, policies: Sequence[Policy], seed: int) -> t
     # A seat whose policy is steady for an optional decision is asked it once a trick: declined[seat] holds
     # the moment (hand and trick) it last declined. Only when every seat has a policy object of its own: a
     # shared one keeps one memory for several seats.
-    own_policies = len({id(p) for p in seat_policies}) == game.n
+    own_policies = each_seat_its_own(seat_policies)
     declined = [-1] * game.n
     # The game's methods are called on it directly: compiled (pipeline.accel), that is a native call.
     while True:

@@ -482,21 +482,21 @@ class TrutGame(Game):
     def _hand_details(self) -> tuple[tuple[str, Any], ...]:
         won, longs, held, scores = self.won_petits, self.won_longs, self.petits, self.scores
         truter: int | None = self.truter if self.truter >= 0 else None
+        names = _SIDE_DETAILS[self.sides]
         if self.sides == 2:  # the pairs one by one: built per hand, a comprehension costs several times more
             return (
-                ("petits_team0", won[0]),
-                ("petits_team1", won[1]),
-                ("longs_team0", longs[0]),
-                ("longs_team1", longs[1]),
-                ("petits_after_team0", held[0]),
-                ("petits_after_team1", held[1]),
-                ("longs_after_team0", scores[0]),
-                ("longs_after_team1", scores[1]),
+                (names[0], won[0]),
+                (names[1], won[1]),
+                (names[2], longs[0]),
+                (names[3], longs[1]),
+                (names[4], held[0]),
+                (names[5], held[1]),
+                (names[6], scores[0]),
+                (names[7], scores[1]),
                 ("trut_seat", truter),
                 ("special", self.special),
                 ("void", self.void),
             )
-        names = _SIDE_DETAILS[self.sides]
         values = won + longs + held + scores  # in the order of the names
         return (
             *[(names[i], values[i]) for i in range(len(names))],
