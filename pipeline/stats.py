@@ -618,8 +618,8 @@ def _markdown_cell(text: str) -> str:
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:
     """Create the staging views and macros of ``sql/staging.sql`` over ``folders`` on ``con``."""
     for table in store.TABLES:
-        globs = [store.table_glob(folder, table) for folder in folders]
-        con.execute(f"set variable {table}_files = $globs", {"globs": globs})
+        files = [source for folder in folders for source in store.table_sources(folder, table)]
+        con.execute(f"set variable {table}_files = $files", {"files": files})
     con.execute(_read_sql(STAGING))
 
 

@@ -490,7 +490,7 @@ def check_dataset(root: Path) -> None:
     rows_tag = manifest.get("rows")
     counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
     for name in TABLES:
-        parts = sorted((root / name).glob("*.parquet"))
+        parts = table_files(root, name)
         if not parts:
             raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
         rows = sum(_check_part(part, name) for part in parts)
@@ -590,8 +590,40 @@ def dataset_folders(data: Path | Sequence[Path]) -> list[Path]:
 
 
 def table_glob(root: Path, name: str) -> str:
-    """The glob DuckDB and polars read one table from."""
+    """A glob of one table's files, for polars in the tests' cross-check (``stats_check``). The commands
+    read the files ``table_files`` lists: a glob takes ``[``, ``?`` and ``*`` in the folder's own name as
+    a pattern, and reads whatever other folders it matches."""
     return str(Path(root) / name / "*.parquet")
+
+
+def table_files(root: Path, name: str) -> list[Path]:
+    """The Parquet files of table ``name`` of the dataset ``root``, in name order: every entry whose name
+    ends in ``.parquet`` and does not start with a dot (a hidden file is not the dataset's)."""
+    folder = Path(root) / name
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:
+        return []
+    return [folder / entry for entry in names if entry.endswith(".parquet") and not entry.startswith(".")]
+
+
+_GLOB_CHARACTERS: Final = re.compile(r"([\[*?])")
+
+
+def table_sources(root: Path, name: str) -> list[str]:
+    """The files of table ``name`` of ``root`` (``table_files``) as DuckDB's ``read_parquet`` takes them. It
+    takes every path as a glob, so the glob characters of a path are escaped, each as a class of its own
+    (``[[]``): a dataset named ``d[1]`` is read, not ``d1``. DuckDB's glob also splits a path at a
+    backslash, so a path holding both cannot be given to it; that is said rather than read wrongly."""
+    sources = []
+    for part in table_files(root, name):
+        text = str(part)
+        if "\\" in text and _GLOB_CHARACTERS.search(text):
+            raise DatasetError(
+                f"{part}: DuckDB cannot read a file whose path holds a backslash and one of [ * ?; rename the folder"
+            )
+        sources.append(_GLOB_CHARACTERS.sub(r"[\1]", text))
+    return sources
 
 
 def read_table(root: Path, name: str) -> pa.Table:

@@ -1,0 +1,54 @@
+"""The dataset on disk as the commands find and read it: paths taken as paths, folder walks, manifests."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import stats, store
+from pipeline.query import run_query
+from pipeline.simulate import SimulationSpec, simulate
+
+
+def _games(folder: Path) -> int:
+    return sum(store.read_table(folder, "games").num_rows for folder in store.dataset_folders(folder))
+
+
+@pytest.fixture(scope="module")
+def small_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Three datasets of 2, 3 and 4 games: told apart by their game counts."""
+    folder = tmp_path_factory.mktemp("small_runs")
+    runs = []
+    for games in (2, 3, 4):
+        out = folder / f"run{games}"
+        simulate(SimulationSpec("catalan", games, games, {"players": "2"}), out)
+        runs.append(out)
+    return runs
+
+
+@pytest.mark.parametrize("name", ["d[1]", "d?x", "d*", "d[!a]x"])
+def test_a_folder_named_with_glob_characters_is_read_as_named(
+    tmp_path: Path, small_runs: list[Path], name: str
+) -> None:
+    """``--data`` is a path, never a pattern: ``d[1]`` is read, not ``d1``; ``d?x`` is one dataset, not
+    every folder its pattern matches. The statistics, ``truc sql`` and the report read it as ``truc
+    datasets`` and ``truc export`` do."""
+    named = tmp_path / name
+    shutil.copytree(small_runs[0], named)  # 2 games
+    for other, run in zip(("d1", "dax", "dbx"), small_runs[1:] + small_runs[1:2], strict=True):
+        shutil.copytree(run, tmp_path / other)
+    frame = run_query("select dataset, count(*) as games from games group by all", named)
+    assert frame is not None and frame.rows() == [(str(named.resolve()), 2)]
+    assert stats.compute("variant_comparison", named)["games"].to_list() == [2]
+    assert _games(named) == 2
+
+
+def test_a_path_duckdb_cannot_read_as_a_path_is_refused_in_one_line(tmp_path: Path, small_runs: list[Path]) -> None:
+    """DuckDB's glob splits a path at a backslash too: a folder named with one and a glob character cannot
+    be named to it, which is said rather than read as another folder."""
+    named = tmp_path / "a\\[1]"
+    shutil.copytree(small_runs[0], named)
+    with pytest.raises(store.DatasetError, match=r"DuckDB cannot read a file whose path holds a backslash"):
+        run_query("select count(*) from games", named)
