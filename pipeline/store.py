@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -565,12 +566,49 @@ def expand_datasets(paths: Sequence[Path]) -> list[Path]:
 
 
 def _datasets_below(folder: Path) -> list[Path]:
+    """The datasets below ``folder``, walked depth first in name order. A folder is entered once however
+    many links lead to it, and never one that holds ``folder`` (a link to ``.`` or ``..``), so that links
+    that make a cycle end the walk instead of repeating it until the process is killed."""
+    seen = {_identity(above) for above in (folder, *folder.resolve().parents)}
     runs: list[Path] = []
-    for child in sorted(folder.iterdir()):
-        if child.name.startswith(".") or not child.is_dir():
-            continue
-        runs.extend([child] if _is_dataset(child) else _datasets_below(child))
-    return runs
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        below: list[Path] = []
+        for child in _subfolders(current):
+            identity = _identity(child)
+            if identity is None or identity in seen:
+                continue
+            seen.add(identity)
+            if _is_dataset(child):
+                runs.append(child)
+            else:
+                below.append(child)
+        pending.extend(reversed(below))
+    return sorted(runs, key=lambda run: run.relative_to(folder).parts)
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    """The folders in ``folder`` (through links too), hidden ones (an output being written) left out."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if not entry.name.startswith(".") and entry.is_dir():
+                found.append(folder / entry.name)
+    return found
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """What tells one folder from another however it is reached (device and inode); None when unreadable."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
 
 
 def dataset_folders(data: Path | Sequence[Path]) -> list[Path]:
@@ -598,13 +636,23 @@ def table_glob(root: Path, name: str) -> str:
 
 def table_files(root: Path, name: str) -> list[Path]:
     """The Parquet files of table ``name`` of the dataset ``root``, in name order: every entry whose name
-    ends in ``.parquet`` and does not start with a dot (a hidden file is not the dataset's)."""
+    ends in ``.parquet`` and does not start with a dot (a hidden file is not the dataset's). Raises
+    ``DatasetError`` for such an entry that is not a regular file (a folder, a named pipe, a device, a
+    broken link): opening a named pipe would wait for a writer forever."""
     folder = Path(root) / name
     try:
         names = sorted(entry.name for entry in os.scandir(folder))
     except OSError:
         return []
-    return [folder / entry for entry in names if entry.endswith(".parquet") and not entry.startswith(".")]
+    parts = [folder / entry for entry in names if entry.endswith(".parquet") and not entry.startswith(".")]
+    for part in parts:
+        try:
+            regular = stat.S_ISREG(part.stat().st_mode)
+        except OSError as exc:
+            raise DatasetError(f"{part} cannot be read: {exc.strerror}") from exc
+        if not regular:
+            raise DatasetError(f"{part} is not a regular file: a dataset's tables hold Parquet files only")
+    return parts
 
 
 _GLOB_CHARACTERS: Final = re.compile(r"([\[*?])")
@@ -628,7 +676,10 @@ def table_sources(root: Path, name: str) -> list[str]:
 
 def read_table(root: Path, name: str) -> pa.Table:
     """Read a whole table (for tests, export and small datasets)."""
+    parts = table_files(root, name)
+    if not parts:
+        raise DatasetError(f"{root} is incomplete: no Parquet files in {Path(root) / name}")
     try:
-        return pq.read_table(Path(root) / name, schema=SCHEMAS[name])
+        return pq.read_table([str(part) for part in parts], schema=SCHEMAS[name])
     except (OSError, pa.ArrowException) as exc:
         raise DatasetError(f"cannot read {Path(root) / name}: {exc}") from exc

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,3 +55,43 @@ def test_a_path_duckdb_cannot_read_as_a_path_is_refused_in_one_line(tmp_path: Pa
     shutil.copytree(small_runs[0], named)
     with pytest.raises(store.DatasetError, match=r"DuckDB cannot read a file whose path holds a backslash"):
         run_query("select count(*) from games", named)
+
+
+def _truc(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """The command line in a process of its own, killed after ``timeout`` seconds (a hang fails the test)."""
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.mark.parametrize("links", [("a", "b"), ("up",)])
+def test_links_that_make_a_cycle_are_walked_once(
+    tmp_path: Path, small_runs: list[Path], links: tuple[str, ...]
+) -> None:
+    """A folder of runs holding links to itself (``a -> .``, ``b -> .``) or to its parent (``up -> ..``):
+    every command that walks it used to follow them until killed. Each folder is entered once, and one
+    that holds the folder walked is not entered at all: the runs are read once each."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for run in small_runs:
+        shutil.copytree(run, runs / run.name)
+    for link in links:
+        (runs / link).symlink_to(".." if link == "up" else ".")
+    (tmp_path / "elsewhere").symlink_to(small_runs[0])  # beside the runs: a link up would reach it
+    assert store.expand_datasets([runs]) == [runs / run.name for run in small_runs]
+    for command in (["sql", "select count(*) as n from games"], ["datasets"], ["export", "--out", "-"]):
+        result = _truc(*command, "--data", str(runs))
+        assert result.returncode == 0, result.stderr
+    assert _truc("sql", "select count(*) as n from games", "--data", str(runs), "--format", "csv").stdout == "n\n9\n"
+
+
+def test_a_named_pipe_in_a_dataset_is_refused_not_waited_on(tmp_path: Path, small_runs: list[Path]) -> None:
+    """A named pipe named like a part (or a link to a device) would block every reader, which waits for a
+    writer that never comes: an entry of a table that is not a regular file is refused by name."""
+    data = tmp_path / "d"
+    shutil.copytree(small_runs[0], data)
+    pipe = data / "games" / "part-00001.parquet"
+    os.mkfifo(pipe)
+    for command in (["sql", "select 1"], ["datasets"], ["export", "--out", "-"], ["stats", "fold_rates"]):
+        result = _truc(*command, "--data", str(data))
+        assert result.returncode == 1
+        assert result.stderr == f"error: {pipe} is not a regular file: a dataset's tables hold Parquet files only\n"
