@@ -88,6 +88,50 @@ def _is_calendar_date(text: str) -> bool:
 
 _RESULT = re.compile(r"[0-9]+[a-z]*(?:-[0-9]+[a-z]*)+", re.IGNORECASE)
 
+_NONCHARACTERS: Final = r"\ufdd0-\ufdef" + "".join(rf"\U{plane:04x}fffe\U{plane:04x}ffff" for plane in range(17))
+NOT_TEXT: Final = re.compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{_NONCHARACTERS}]")
+"""Characters that are not text: the control characters (Unicode's Cc, tab among them), the line and
+paragraph separators, and the noncharacters (U+FDD0-U+FDEF, U+FFFE and U+FFFF of every plane). A history
+holds none of them outside comments, but for a tab between words: a name holding one went into the dataset
+and crashed the report's chart rendering."""
+
+
+def _not_text(text: str, *, tab: bool) -> str | None:
+    """The first character of ``text`` that is not text (``NOT_TEXT``; a tab allowed when ``tab``), named
+    (``U+0001, a control character``), or None."""
+    for found in NOT_TEXT.finditer(text):
+        char = found.group()
+        if tab and char == "\t":
+            continue
+        code = ord(char)
+        if char == "\t":
+            kind = "a tab"
+        elif char in "\u2028\u2029":
+            kind = "a line or paragraph separator"
+        elif code >= 0xFDD0:
+            kind = "a noncharacter"
+        else:
+            kind = "a control character"
+        return f"U+{code:04X}, {kind}"
+    return None
+
+
+QUOTE_LIMIT: Final = 80
+"""At most this many characters of a line (or of a word) are quoted in an error; the rest is cut."""
+
+MESSAGE_LIMIT: Final = 600
+"""An error's message is cut to this many characters, whatever the text it quotes."""
+
+
+def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as an error quotes it: characters that are not text escaped (``\\x01``), cut to ``limit``
+    characters with an ellipsis and the full length (an error for a 50 MB line is one short line)."""
+    cut = text if len(text) <= limit else text[:limit]
+    cut = NOT_TEXT.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), cut)
+    if len(text) > limit:
+        cut += f"… ({len(text):,} characters)"
+    return cut
+
 
 class HistoryError(ValueError):
     """A history that cannot be read or does not replay: file, line, the line's text, message, rule."""
@@ -106,8 +150,9 @@ class HistoryError(ValueError):
         where = self.source if self.line is None else f"{self.source}:{self.line}"
         parts = [where] if where else []
         if self.text is not None:
-            parts.append(f"'{self.text}'")
-        message = self.message if self.rule is None else f"{self.message} [{self.rule}]"
+            parts.append(f"'{shown(self.text)}'")
+        message = shown(self.message, MESSAGE_LIMIT)
+        message = message if self.rule is None else f"{message} [{self.rule}]"
         return ": ".join([*parts, message])
 
 
@@ -225,7 +270,12 @@ def _read_tag(number: int, content: str, source: str) -> TagLine:
     match = _TAG.fullmatch(content)
     if match:
         name, raw = match.groups()
-        return TagLine(number, content, name, _ESCAPE.sub(r"\1", raw))
+        value = _ESCAPE.sub(r"\1", raw)
+        char = _not_text(value, tab=False)
+        if char:
+            message = f"a tag value holds {char}: names and tags are printable text"
+            raise HistoryError(source, number, message, text=content)
+        return TagLine(number, content, name, value)
     name = re.match(r"\[\s*([^\s\"]+)\s", content)
     after_value = re.fullmatch(r'\[[^"]*"(?:[^"\\]|\\.)*"(.*?)\]?', content)
     if after_value and after_value.group(1).strip():
@@ -248,6 +298,9 @@ def read_line(number: int, content: str, source: str) -> Line:
     """Read one content line; a line that fits no form of the format is a ``HistoryError``."""
     if content.startswith("["):
         return _read_tag(number, content, source)
+    char = _not_text(content, tab=True)
+    if char:
+        raise HistoryError(source, number, f"the line holds {char}: a history is printable text", text=content)
     text = " ".join(content.split())
 
     def bad(message: str) -> HistoryError:

@@ -1,0 +1,80 @@
+"""Hostile input to the `.truc` reader (issue 26's audit): characters that are not text, numbers of
+thousands of digits, lines of megabytes, shapes that made the reader quadratic, and files larger than
+memory. Each is refused with its file and line, in an error of one short line, in time linear in the input,
+and the import streams the file in bounded memory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.history import HistoryError, check_files, import_files
+
+DATA = Path(__file__).parent / "data"
+TWO_PLAYERS = DATA / "canonical" / "two_players.truc"
+
+
+def _write(tmp_path: Path, text: str, name: str = "in.truc") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _refused_at(tmp_path: Path, path: Path, line: int, words: str) -> HistoryError:
+    """``path`` is refused by a strict import (nothing written) and by ``check``, both at ``line``."""
+    out = tmp_path / "data"
+    with pytest.raises(HistoryError) as caught:
+        import_files([path], out)
+    assert caught.value.line == line and words in str(caught.value), str(caught.value)
+    assert str(caught.value).startswith(f"{path}:{line}: ")
+    assert not out.exists()
+    checked = check_files([path])
+    assert [problem.split(": ")[0] for problem in checked.invalid] == [f"{path}:{line}"], checked.invalid
+    return caught.value
+
+
+# ------------------------------------------------------------------------------- characters that are not text
+
+NOT_TEXT = {
+    "soh": "\x01",
+    "esc": "\x1b",
+    "nul": "\x00",
+    "del": "\x7f",
+    "nel": "\x85",
+    "tab": "\t",
+    "line_separator": "\u2028",
+    "u_fffe": "\ufffe",
+    "u_ffff": "\uffff",
+    "u_10ffff": "\U0010ffff",
+    "u_fdd0": "\ufdd0",
+}
+
+
+@pytest.mark.parametrize("char", NOT_TEXT.values(), ids=NOT_TEXT.keys())
+@pytest.mark.parametrize(("tag", "line"), [("Seat0", 3), ("Event", 5), ("_Note", 8)])
+def test_a_tag_value_that_is_not_text_is_refused_at_its_line(char: str, tag: str, line: int, tmp_path: Path) -> None:
+    # a control character or U+FFFF in a SeatN tag passed check and import, then crashed `truc report`
+    text = TWO_PLAYERS.read_text("utf-8").splitlines(keepends=True)
+    assert text[line - 1].startswith(f"[{tag} ")
+    text[line - 1] = text[line - 1].replace('"', f'"x{char}', 1)
+    error = _refused_at(tmp_path, _write(tmp_path, "".join(text)), line, f"U+{ord(char):04X}")
+    assert char not in str(error) and "\n" not in str(error)  # the error escapes it
+
+
+def test_a_policy_tag_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    text = TWO_PLAYERS.read_text("utf-8").replace('[Seat1 "Pere"]', '[Seat1 "Pere"]\n[Policy1 "bot\x00"]')
+    _refused_at(tmp_path, _write(tmp_path, text), 5, "U+0000, a control character")
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1c", "\x0b", "\ufffe"], ids=["nul", "fs", "vt", "u_fffe"])
+def test_a_line_of_the_play_that_is_not_text_is_refused(char: str, tmp_path: Path) -> None:
+    # "\x1c" and "\x0b" are whitespace to str.split: '0\x1cplay 3o' was read as '0 play 3o'
+    text = TWO_PLAYERS.read_text("utf-8").replace("  1 play 2e\n", f"  1{char}play 2e\n", 1)
+    _refused_at(tmp_path, _write(tmp_path, text), 13, f"U+{ord(char):04X}")
+
+
+def test_a_tab_between_words_and_text_in_comments_are_read(tmp_path: Path) -> None:
+    text = TWO_PLAYERS.read_text("utf-8").replace("  1 play 2e\n", "\t1\tplay 2e ; \x01 in a comment\n", 1)
+    assert check_files([_write(tmp_path, text)]).ok
