@@ -78,3 +78,41 @@ def test_a_line_of_the_play_that_is_not_text_is_refused(char: str, tmp_path: Pat
 def test_a_tab_between_words_and_text_in_comments_are_read(tmp_path: Path) -> None:
     text = TWO_PLAYERS.read_text("utf-8").replace("  1 play 2e\n", "\t1\tplay 2e ; \x01 in a comment\n", 1)
     assert check_files([_write(tmp_path, text)]).ok
+
+
+# -------------------------------------------------------------------------------------------- long numbers
+
+LONG = "1" * 4_301  # Python reads no integer of more than 4,300 digits
+LONG_NUMBERS = {  # where a number is written: (the line replaced, its replacement, the line's number)
+    "hand": ("hand 1 dealer 0\n", f"hand {LONG} dealer 0\n", 10),
+    "dealer": ("hand 1 dealer 0\n", f"hand 1 dealer {LONG}\n", 10),
+    "deal_seat": ("  1: 2e 1o 4c\n", f"  {LONG}: 2e 1o 4c\n", 12),
+    "action_seat": ("  1 play 2e\n", f"  {LONG} play 2e\n", 13),
+    "end": ("  end 1 0\n", f"  end {LONG} 0\n", 19),
+    "first_dealer": ('[FirstDealer "0"]\n', f'[FirstDealer "{LONG}"]\n', 7),
+    "seed": ('[FirstDealer "0"]\n', f'[FirstDealer "0"]\n[Seed "{LONG}"]\n', 8),
+    "result": ('[FirstDealer "0"]\n', f'[FirstDealer "0"]\n[Result "{LONG}-0"]\n', 8),
+    "seat_tag": ('[Seat1 "Pere"]\n', f'[Seat{LONG} "Pere"]\n', 4),
+}
+
+
+@pytest.mark.parametrize("case", LONG_NUMBERS)
+def test_a_number_of_thousands_of_digits_is_refused_at_its_line(case: str, tmp_path: Path) -> None:
+    # it gave "error: Exceeds the limit (4300 digits)..." with no file or line, and stopped check and
+    # import --skip-invalid, losing every valid game
+    old, new, line = LONG_NUMBERS[case]
+    text = TWO_PLAYERS.read_text("utf-8")
+    assert old in text
+    bad = _write(tmp_path, text.replace(old, new, 1), "bad.truc")
+    error = _refused_at(tmp_path, bad, line, "")
+    assert len(str(error)) < 800
+    checked = check_files([bad, TWO_PLAYERS])
+    assert checked.games == 1 and len(checked.invalid) == 1
+    imported = import_files([bad, TWO_PLAYERS], tmp_path / "lenient", skip_invalid=True)
+    assert imported.games == 1 and imported.invalid == checked.invalid
+
+
+def test_a_nineteen_digit_seed_is_read(tmp_path: Path) -> None:
+    seed = '[FirstDealer "0"]\n[Seed "9223372036854775807"]\n'  # INT64_MAX
+    text = TWO_PLAYERS.read_text("utf-8").replace('[FirstDealer "0"]\n', seed)
+    assert check_files([_write(tmp_path, text)]).ok

@@ -37,6 +37,10 @@ from pipeline.variants import UnknownVariant, get_variant
 
 BOM = "\ufeff"
 INT64_MAX = 2**63 - 1
+NUMBER_DIGITS: Final = len(str(INT64_MAX))
+"""The most digits a number of a history may have (a Seed's, 19): Python refuses to read an integer of more
+than 4,300 digits, and no count, seat or score comes near this."""
+_LONG_NUMBER: Final = re.compile(f"[0-9]{{{NUMBER_DIGITS + 1},}}")
 
 # The verbs of FORMAT.md ("Verbs") and the project's own: ``signal``, and the engine's steps ``cut`` and
 # ``deal N``, which a text may spell out. How each verb's argument is written is the engine's
@@ -157,6 +161,14 @@ class HistoryError(ValueError):
 
 
 # ------------------------------------------------------------------------------------------ text to lines
+
+
+def _too_long(text: str) -> str | None:
+    """Why ``text`` holds a number too long to read (``NUMBER_DIGITS``), or None."""
+    found = _LONG_NUMBER.search(text)
+    if found is None:
+        return None
+    return f"a number of {len(found.group()):,} digits: a number in a history has at most {NUMBER_DIGITS} digits"
 
 
 def _is_number(text: str) -> bool:
@@ -305,6 +317,10 @@ def read_line(number: int, content: str, source: str) -> Line:
 
     def bad(message: str) -> HistoryError:
         return HistoryError(source, number, message, text=text)
+
+    long_number = _too_long(text)
+    if long_number:
+        raise bad(long_number)
 
     deal = _DEAL.fullmatch(text)
     if deal:
@@ -782,6 +798,11 @@ class ReplayVisitor(Visitor):
             raise self._error(date, "a Date is written YYYY.MM.DD ('?' for unknown digits)")
         if date is not None and not _is_calendar_date(date.value):
             raise self._error(date, f"{date.value} is not a date of the calendar (month 01-12, day within it)")
+        for name in ("FirstDealer", "Seed", "Result"):
+            tag = tags.get(name)
+            long_number = None if tag is None else _too_long(tag.value)
+            if long_number:
+                raise self._error(tag, long_number)
         result = tags.get("Result")
         if result is not None and not _RESULT.fullmatch(result.value):
             raise self._error(result, "a Result is written A-B, team 0 first, e.g. 12-7")

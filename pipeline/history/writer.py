@@ -42,7 +42,7 @@ _FIXED_RANKS = {
 }
 _INDEXED_RANKS = {"Seat": 2, "Policy": 9}
 _CUSTOM_RANK = 11
-_INDEXED = re.compile(r"(Seat|Policy)(0|[1-9][0-9]*)")
+_INDEXED = re.compile(r"(Seat|Policy)(0|[1-9][0-9]{0,8})")  # a seat of 9 digits at most: an int to read
 _CUSTOM = re.compile(r"_[A-Za-z0-9_]+")
 TAG_NAMES = (*_FIXED_RANKS, *(f"{name}{seat}" for name in _INDEXED_RANKS for seat in range(6)))
 """The tags the format defines (the indexed ones for up to 6 seats): what a mistyped tag is compared with."""
