@@ -798,11 +798,10 @@ class ReplayVisitor(Visitor):
             raise self._error(date, "a Date is written YYYY.MM.DD ('?' for unknown digits)")
         if date is not None and not _is_calendar_date(date.value):
             raise self._error(date, f"{date.value} is not a date of the calendar (month 01-12, day within it)")
-        for name in ("FirstDealer", "Seed", "Result"):
-            tag = tags.get(name)
-            long_number = None if tag is None else _too_long(tag.value)
+        for number_tag in (tags.get(name) for name in ("FirstDealer", "Seed", "Result")):
+            long_number = None if number_tag is None else _too_long(number_tag.value)
             if long_number:
-                raise self._error(tag, long_number)
+                raise self._error(number_tag, long_number)
         result = tags.get("Result")
         if result is not None and not _RESULT.fullmatch(result.value):
             raise self._error(result, "a Result is written A-B, team 0 first, e.g. 12-7")
