@@ -436,10 +436,10 @@ def _replaceable_dataset(path: Path) -> bool:
             return False
         if not all(holds_only_files(path / table, PART_NAME.fullmatch) for table in TABLES):
             return False
-        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = read_manifest(path)
+    except (OSError, DatasetError):
         return False
-    return isinstance(manifest, dict) and manifest.get("kind") in MANIFEST_KINDS
+    return manifest.get("kind") in MANIFEST_KINDS
 
 
 def _file_above(out: Path) -> Path | None:
@@ -469,17 +469,70 @@ def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", "utf-8")
 
 
+MANIFEST_BYTES: Final = 1 << 20
+MANIFEST_DEPTH: Final = 32
+"""The largest manifest read, and its deepest nesting: Truc Lab writes a few kilobytes, two levels deep.
+Python's JSON reader recurses once per level (``[`` × 100,000 raised ``RecursionError``)."""
+
+
 def read_manifest(root: Path) -> dict[str, Any]:
+    """The manifest of the dataset ``root``, as a dict. Raises ``DatasetError`` when it is missing, not a
+    regular file (a named pipe is not opened for reading, which would wait for a writer), larger than
+    ``MANIFEST_BYTES``, nested deeper than ``MANIFEST_DEPTH``, not JSON or not a JSON object."""
     path = Path(root) / "manifest.json"
-    if not path.is_file():
+    text = _small_text_file(path, MANIFEST_BYTES)
+    if text is None:
         raise DatasetError(f"{root} is not a Truc Lab dataset: {path} is missing")
     try:
-        result = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
+        depth = _json_depth(text)
+        if depth > MANIFEST_DEPTH:
+            raise ValueError(f"nested {depth:,} levels deep, more than {MANIFEST_DEPTH}")
+        result = json.loads(text)
+    except ValueError as exc:
         raise DatasetError(f"{path} is not valid JSON: {exc}") from exc
     if not isinstance(result, dict):
         raise DatasetError(f"{path} is not a Truc Lab manifest: a JSON object was expected")
     return result
+
+
+def _small_text_file(path: Path, limit: int) -> str | None:
+    """The UTF-8 text of the regular file ``path``; None when there is none. Raises ``DatasetError`` for one
+    that is not a regular file, is larger than ``limit`` bytes or is not UTF-8. The file is opened without
+    waiting (a named pipe would wait for a writer) and checked once open, so that what is read is what was
+    checked."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DatasetError(f"{path} cannot be read: {exc.strerror}") from exc
+    with os.fdopen(fd, "rb") as stream:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise DatasetError(f"{path} is not a regular file")
+        try:
+            data = stream.read(limit + 1)
+        except OSError as exc:
+            raise DatasetError(f"{path} cannot be read: {exc.strerror}") from exc
+    if len(data) > limit:
+        raise DatasetError(f"{path} is larger than {limit:,} bytes: it is not a Truc Lab manifest")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{path} is not valid JSON: it is not UTF-8 text") from exc
+
+
+_JSON_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET: Final = re.compile(r"[\[\]{}]")
+
+
+def _json_depth(text: str) -> int:
+    """How deeply the JSON ``text`` nests arrays and objects (the brackets inside its strings left out)."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def check_dataset(root: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,3 +96,35 @@ def test_a_named_pipe_in_a_dataset_is_refused_not_waited_on(tmp_path: Path, smal
         result = _truc(*command, "--data", str(data))
         assert result.returncode == 1
         assert result.stderr == f"error: {pipe} is not a regular file: a dataset's tables hold Parquet files only\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000, "is not valid JSON: nested 100,000 levels deep, more than 32"),
+        ('["' + "[" * 100 + '", [[[]]]]', "is not a Truc Lab manifest: a JSON object was expected"),
+        ('{"kind": "simulation", "notes": "' + "x" * store.MANIFEST_BYTES + '"}', "is larger than 1,048,576 bytes"),
+        ('{"kind": "simulation"', "is not valid JSON: Expecting ',' delimiter"),
+    ],
+)
+def test_a_manifest_too_deep_or_too_large_is_one_line(
+    tmp_path: Path, small_runs: list[Path], text: str, message: str
+) -> None:
+    """A hand-made manifest nested 100,000 levels deep raised RecursionError in every reading command and
+    in ``--overwrite`` of its folder. Its depth and size are checked before it is parsed (brackets in its
+    strings do not count), and ``--overwrite`` keeps a folder whose manifest is unreadable."""
+    data = tmp_path / "d"
+    shutil.copytree(small_runs[0], data)
+    (data / "manifest.json").write_text(text, "utf-8")
+    if "object was expected" in message:
+        assert store._json_depth(text) == 4  # the brackets of the string are not counted
+    with pytest.raises(store.DatasetError, match=re.escape(message)):
+        store.read_manifest(data)
+    if len(text) != 100_000:
+        return
+    for command in (["sql", "select 1"], ["datasets"], ["export", "--out", "-"], ["report", "--out", "r"]):
+        result = _truc(*command, "--data", str(data))
+        assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+        assert message in result.stderr
+    result = _truc("simulate", "--games", "1", "--out", str(data), "--overwrite")
+    assert result.returncode == 1 and "exists and is not a Truc Lab dataset holding only its own files" in result.stderr
