@@ -12,7 +12,7 @@ Writers fill column lists batch by batch (``TableBatch``) and hand Arrow one bat
 never holds more than one batch in memory. ``atomic_dataset`` builds the whole folder beside its final
 place and renames it in at the end: an interrupted run leaves nothing at ``DIR``.
 
-This module imports nothing else of ours: it is the bottom of the stack.
+It imports only ``pipeline.filesystem`` of ours (locks, the atomic exchange): it is the bottom of the stack.
 """
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ import shutil
 import signal
 import stat
 import threading
-import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from pipeline import filesystem
 
 TABLES = ("games", "hands", "seats", "events")
 
@@ -276,24 +277,25 @@ def atomic_dataset(
     out = Path(out)
     check_output_folder(out, overwrite, replaceable, kind)
     existed = out.exists()
-    tmp = _temporary_beside(out, "tmp")  # named before it exists, so that an interrupt at any step finds it
+    tmp = filesystem.temporary_beside(out, "tmp")  # named before it exists: an interrupt at any step finds it
+    held: int | None = None
     try:
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            tmp.mkdir()  # an ordinary folder: 0o777 less the umask
+            with filesystem.folder_locked(out.parent):
+                filesystem.sweep(out.parent)
+                tmp.mkdir()  # an ordinary folder: 0o777 less the umask
+                held = filesystem.hold(tmp)
         except OSError as exc:
             raise cannot_write(out, exc) from exc
         yield tmp
         _move_into_place(tmp, out, existed)
     except BaseException as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
+        filesystem.remove(tmp)
         _raise_if_output_full(out, exc)
         raise
-
-
-def _temporary_beside(out: Path, kind: str) -> Path:
-    """A hidden name beside ``out`` that no other command picks (``.NAME.tmp-PID-RANDOM``)."""
-    return out.with_name(f".{out.name}.{kind}-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    finally:
+        filesystem.release(held)
 
 
 def _move_into_place(tmp: Path, out: Path, existed: bool) -> None:
@@ -301,7 +303,7 @@ def _move_into_place(tmp: Path, out: Path, existed: bool) -> None:
     and SIGTERM held so that no interrupt comes between the two moves (which would leave no ``out`` at all),
     and put back if the second move fails. An ``out`` that another command wrote meanwhile is left to it."""
     if existed and out.exists():
-        trash = _temporary_beside(out, "old")
+        trash = filesystem.temporary_beside(out, "old")
         with stop_signals_held():
             trash.mkdir()
             try:
@@ -365,20 +367,29 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
     """
     out = Path(out)
     _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
-    temp = _temporary_beside(out, "tmp")  # named before it exists, so that an interrupt at any step finds it
+    temp = filesystem.temporary_beside(out, "tmp")  # named before it exists: an interrupt at any step finds it
+    stream: TextIO | None = None
     try:
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            stream = temp.open("x", encoding="utf-8", newline="\n")
+            with filesystem.folder_locked(out.parent):
+                filesystem.sweep(out.parent)
+                stream = temp.open("x", encoding="utf-8", newline="\n")
+                filesystem.lock(stream.fileno())
         except OSError as exc:
             raise cannot_write(out, exc) from exc
-        with stream:
-            yield stream
+        yield stream
+        stream.flush()
         os.replace(temp, out)
     except BaseException as exc:
-        temp.unlink(missing_ok=True)
+        filesystem.remove(temp)
         _raise_if_output_full(out, exc)
         raise
+    finally:
+        if stream is not None:
+            filesystem.release(stream.fileno(), close=False)
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:

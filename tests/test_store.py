@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,39 @@ def test_a_manifest_too_deep_or_too_large_is_one_line(
         assert message in result.stderr
     result = _truc("simulate", "--games", "1", "--out", str(data), "--overwrite")
     assert result.returncode == 1 and "exists and is not a Truc Lab dataset holding only its own files" in result.stderr
+
+
+def _started(*args: str) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()", *args]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _wait_for(pattern: str, folder: Path, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120
+    while not list(folder.glob(pattern)):
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_a_killed_writer_s_temporary_output_is_removed_by_the_next_command_writing_beside_it(tmp_path: Path) -> None:
+    """``kill -9`` (or the kernel's out-of-memory killer) leaves a command no moment to clean up: its
+    ``.NAME.tmp-PID-RANDOM`` folder stayed forever. The next command that writes in the same folder removes
+    the temporary outputs nobody holds locked, and leaves alone those of live commands (here one this test
+    holds open), whatever the process id in their names; a link named like one is not followed."""
+    killed = _started("simulate", "--games", "100000", "--workers", "1", "--quiet", "--out", str(tmp_path / "b"))
+    _wait_for(".b.tmp-*/games/part-*.parquet", tmp_path, killed)
+    killed.kill()
+    killed.wait()
+    (tmp_path / f".all.truc.tmp-{os.getpid()}-0123abcd").write_text("half an export", "utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / ".x.tmp-1-89abcdef").symlink_to(elsewhere)
+    with store.atomic_dataset(tmp_path / "a", False) as live:
+        (live / "note").write_text("a live command's work", "utf-8")
+        result = _truc("simulate", "--games", "2", "--quiet", "--out", str(tmp_path / "c"))
+        assert result.returncode == 0, result.stderr
+        left = sorted(path.name for path in tmp_path.iterdir())
+        assert left == sorted([".x.tmp-1-89abcdef", live.name, "c", "elsewhere"])
+        (live / "note").unlink()
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".x.tmp-1-89abcdef", "a", "c", "elsewhere"]
