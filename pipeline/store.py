@@ -22,7 +22,6 @@ import errno
 import json
 import os
 import re
-import shutil
 import signal
 import stat
 import threading
@@ -275,6 +274,7 @@ def atomic_dataset(
     to it. On any error the temporary folder is removed and ``out`` is left as it was.
     """
     out = Path(out)
+    _recover(out)
     check_output_folder(out, overwrite, replaceable, kind)
     existed = out.exists()
     tmp = filesystem.temporary_beside(out, "tmp")  # named before it exists: an interrupt at any step finds it
@@ -299,34 +299,62 @@ def atomic_dataset(
 
 
 def _move_into_place(tmp: Path, out: Path, existed: bool) -> None:
-    """Put the finished folder ``tmp`` at ``out``. An ``out`` that existed is moved away first, with Ctrl-C
-    and SIGTERM held so that no interrupt comes between the two moves (which would leave no ``out`` at all),
-    and put back if the second move fails. An ``out`` that another command wrote meanwhile is left to it."""
+    """Put the finished folder ``tmp`` at ``out``. An ``out`` that existed is exchanged with it in one step
+    where the system offers it (``filesystem.exchange``), then removed from the temporary name, so that
+    no moment is without an ``out``; elsewhere ``_move_in_two_steps``. An ``out`` that another command
+    wrote meanwhile is left to it."""
     if existed and out.exists():
-        trash = filesystem.temporary_beside(out, "old")
-        with stop_signals_held():
-            trash.mkdir()
-            try:
-                os.replace(out, trash / "old")
-            except OSError as exc:
-                trash.rmdir()
-                raise cannot_write(out, exc) from exc
-            try:
-                os.replace(tmp, out)
-            except OSError as exc:
-                os.replace(trash / "old", out)  # should this fail too, the old output stays in the trash folder
-                trash.rmdir()
-                raise cannot_write(out, exc) from exc
-            shutil.rmtree(trash, ignore_errors=True)
+        try:
+            exchanged = filesystem.exchange(tmp, out)
+        except OSError as exc:
+            raise cannot_write(out, exc) from exc
+        if not exchanged:
+            _move_in_two_steps(tmp, out)
+            return
+        filesystem.fault("replace")
+        filesystem.remove(tmp)  # the old output, now under the temporary name
         return
     try:
-        if out.exists():  # another command wrote it while this one ran: keep its output
-            raise FileExistsError(errno.EEXIST, "exists")
-        os.replace(tmp, out)
+        filesystem.rename_new(tmp, out)
     except OSError as exc:
-        if out.exists():
+        if out.exists():  # another command wrote it while this one ran: keep its output
             raise DatasetError(f"{out} was written by another command while this one ran; nothing was written") from exc
         raise cannot_write(out, exc) from exc
+
+
+def _move_in_two_steps(tmp: Path, out: Path) -> None:
+    """Where the system cannot exchange two folders: ``out`` is moved aside to ``.NAME.old-...`` and ``tmp``
+    moved in, with Ctrl-C and SIGTERM held between the two moves and the folder locked against sweeps. A
+    second move that fails puts the old one back. A kill between the two (which nothing can hold) leaves
+    the old output aside, which the next command that reads or writes ``out`` puts back
+    (``filesystem.recover``)."""
+    old = filesystem.temporary_beside(out, "old")
+    with filesystem.folder_locked(out.parent), stop_signals_held():
+        try:
+            os.replace(out, old)
+        except OSError as exc:
+            raise cannot_write(out, exc) from exc
+        filesystem.fault("replace")
+        try:
+            os.replace(tmp, out)
+        except OSError as exc:
+            with contextlib.suppress(OSError):  # should this fail too, the next command puts it back
+                os.replace(old, out)
+            raise cannot_write(out, exc) from exc
+        filesystem.remove(old)
+
+
+def _recover(out: Path) -> None:
+    """Put back ``out`` if a killed ``--overwrite`` left it aside (``filesystem.recover``); raises
+    ``DatasetError`` while a live command replaces it."""
+    if os.path.lexists(out):
+        return
+    try:
+        filesystem.recover(out)
+    except BlockingIOError:
+        raise DatasetError(
+            f"{out} is being replaced by another command (--overwrite): run this one again when it ends"
+        ) from None
 
 
 STOP_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
@@ -366,6 +394,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
     file is removed and ``out`` is left as it was.
     """
     out = Path(out)
+    _recover(out)
     _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
     temp = filesystem.temporary_beside(out, "tmp")  # named before it exists: an interrupt at any step finds it
     stream: TextIO | None = None
@@ -549,6 +578,7 @@ def _json_depth(text: str) -> int:
 def check_dataset(root: Path) -> None:
     """Raise ``DatasetError`` naming what is missing when ``root`` is not a complete dataset."""
     root = Path(root)
+    _recover(root)
     if not root.is_dir():
         raise DatasetError(f"{root} does not exist or is not a folder")
     manifest = read_manifest(root)

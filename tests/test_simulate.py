@@ -260,7 +260,9 @@ def test_an_interrupt_just_after_the_temporary_output_is_made_leaves_nothing(tmp
 
 def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Path, monkeypatch) -> None:
     """--overwrite moves the old dataset away, then the new one into its place: a Ctrl-C between the two
-    left no dataset at all. It is held until both moves are done, so the new dataset is whole."""
+    left no dataset at all. It is held until both moves are done, so the new dataset is whole. (Where the
+    system cannot exchange two folders in one step: ``TRUC_NO_EXCHANGE``.)"""
+    monkeypatch.setenv("TRUC_NO_EXCHANGE", "1")
     out = tmp_path / "d"
     simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
     move = os.replace
@@ -268,7 +270,7 @@ def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Pa
 
     def move_with_a_ctrl_c_after_the_first(source: Path, target: Path) -> None:
         move(source, target)
-        moves.append(Path(target).name)
+        moves.append("old" if Path(target).name.startswith(".d.old-") else Path(target).name)
         if len(moves) == 1:
             os.kill(os.getpid(), signal.SIGINT)  # Python raises KeyboardInterrupt as soon as it is delivered
 
@@ -296,14 +298,18 @@ def test_a_move_of_overwrite_that_fails_keeps_the_old_dataset_and_leaves_nothing
 ) -> None:
     """--overwrite moves the old dataset into a hidden folder, then the new one into its place. When the
     second move fails the old dataset is put back; when the first fails it stays as it was, and the hidden
-    folder made for it is removed too. Either way the error names the output, and nothing else is left."""
+    folder made for it is removed too. Either way the error names the output, and nothing else is left.
+    (Where the system cannot exchange two folders in one step: ``TRUC_NO_EXCHANGE``.)"""
+    monkeypatch.setenv("TRUC_NO_EXCHANGE", "1")
     out = tmp_path / "d"
     simulate(SimulationSpec("catalan", 2, 1, {"players": "2"}), out)
     move = os.replace
 
     def a_move_fails(source: Path, target: Path) -> None:
         new_in = Path(source).name.startswith(".d.tmp-")
-        if (new_in and failing == "the new one in") or (Path(target).name == "old" and failing == "the old one away"):
+        if (new_in and failing == "the new one in") or (
+            Path(target).name.startswith(".d.old-") and failing == "the old one away"
+        ):
             raise OSError(error, message)
         move(source, target)
 

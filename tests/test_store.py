@@ -165,3 +165,32 @@ def test_a_killed_writer_s_temporary_output_is_removed_by_the_next_command_writi
         assert left == sorted([".x.tmp-1-89abcdef", live.name, "c", "elsewhere"])
         (live / "note").unlink()
     assert sorted(path.name for path in tmp_path.iterdir()) == [".x.tmp-1-89abcdef", "a", "c", "elsewhere"]
+
+
+def _killed_env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "TRUC_KILL_AT": "replace", **extra}
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_overwrite_killed_between_its_two_steps_leaves_a_whole_dataset(
+    tmp_path: Path, small_runs: list[Path], exchange: bool
+) -> None:
+    """``--overwrite`` moved the old dataset aside, then the new one in: a kill between the two left no
+    ``--out`` at all. Where the system offers it the two folders are exchanged in one step, so a kill
+    after it (``TRUC_KILL_AT=replace``) finds the new dataset in place; elsewhere (``TRUC_NO_EXCHANGE=1``)
+    the next command that reads it puts the old one back. Either way the next command reads a whole
+    dataset, and the next command writing beside it removes what is left."""
+    out = tmp_path / "d"
+    shutil.copytree(small_runs[0], out)  # 2 games, seed 2
+    env = _killed_env() if exchange else _killed_env(TRUC_NO_EXCHANGE="1")
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+    args = ["simulate", "--games", "3", "--seed", "7", "--quiet", "--out", str(out), "--overwrite"]
+    killed = subprocess.run([*command, *args], env=env, capture_output=True, timeout=120, check=False)
+    assert killed.returncode == -9, killed.stderr
+    assert out.exists() is exchange
+    result = _truc("sql", "select count(*) as n from games", "--data", str(out), "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("n\n3\n" if exchange else "n\n2\n")
+    assert store.read_manifest(out)["seed"] == (7 if exchange else 2)
+    assert _truc("simulate", "--games", "1", "--quiet", "--out", str(tmp_path / "e")).returncode == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["d", "e"]
