@@ -22,9 +22,19 @@ def nearest(name: str, choices: Iterable[str]) -> list[str]:
     """The valid names close to ``name`` (case aside), the closest first: one, or two when the second is
     nearly as close; none when nothing is close."""
     folded = name.lower()
-    scores = [(difflib.SequenceMatcher(None, folded, c.lower()).ratio(), c) for c in dict.fromkeys(choices)]
+    scores = [(_likeness(folded, c.lower()), c) for c in dict.fromkeys(choices)]
     scored = sorted((pair for pair in scores if pair[0] >= CUTOFF), key=lambda pair: -pair[0])  # stable
     return [choice for score, choice in scored[:2] if score >= scored[0][0] - RUNNER_UP]
+
+
+def _likeness(name: str, choice: str) -> float:
+    """``difflib``'s ratio of two names, or 0 when it cannot reach ``CUTOFF``. The bounds it checks first
+    (from the lengths alone, then from the letters shared) take time linear in the names, where the ratio
+    itself is quadratic: a mistyped name of megabytes is compared in no time."""
+    matcher = difflib.SequenceMatcher(None, name, choice)
+    if matcher.real_quick_ratio() < CUTOFF or matcher.quick_ratio() < CUTOFF:
+        return 0.0
+    return matcher.ratio()
 
 
 def did_you_mean(name: str, choices: Iterable[str]) -> str:

@@ -6,11 +6,16 @@ and the import streams the file in bounded memory.
 
 from __future__ import annotations
 
+import multiprocessing
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
 
 from pipeline.history import HistoryError, check_files, import_files
+from pipeline.history.reader import MESSAGE_LIMIT, QUOTE_LIMIT
 
 DATA = Path(__file__).parent / "data"
 TWO_PLAYERS = DATA / "canonical" / "two_players.truc"
@@ -116,3 +121,79 @@ def test_a_nineteen_digit_seed_is_read(tmp_path: Path) -> None:
     seed = '[FirstDealer "0"]\n[Seed "9223372036854775807"]\n'  # INT64_MAX
     text = TWO_PLAYERS.read_text("utf-8").replace('[FirstDealer "0"]\n', seed)
     assert check_files([_write(tmp_path, text)]).ok
+
+
+# ---------------------------------------------------------------------------------------- linear reading
+
+HEAD = '[Variant "catalan"]\n[Options "players=2"]\n\nhand 1 dealer 0\n'
+SHAPES: dict[str, tuple[Callable[[int], str], int]] = {  # the audit's pathological inputs: a text of size n, n
+    "quotes_in_a_tag": (lambda n: '[Event "' + '"' * n + "]\n", 200_000),
+    "quotes_in_the_play": (lambda n: HEAD + '0 play "' + '"' * n + "\n", 200_000),
+    "deal_lines_of_distinct_seats": (lambda n: HEAD + "".join(f"{s}: 3o 12c 5e\n" for s in range(n)), 20_000),
+    "an_unknown_verb": (lambda n: HEAD + "0 " + "abcdefghij" * (n // 10) + "\n", 1_000_000),
+    "an_unknown_tag": (lambda n: "[" + "Seat" * (n // 4) + ' "x"]\n', 200_000),
+    "options_pairs": (
+        lambda n: '[Variant "catalan"]\n[Options "' + " ".join(f"k{i}=1" for i in range(n)) + '"]\n',
+        5_000,
+    ),
+    "a_long_deal_line": (lambda n: HEAD + "0: " + "3o " * n + "\n", 200_000),
+}
+
+
+def _check_seconds(path: Path, times: Connection) -> None:
+    """The CPU time of ``check_files([path])``, the best of 3, sent on ``times``."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        check_files([path])
+        best = min(best, time.process_time() - start)
+    times.send(best)
+
+
+def _seconds(path: Path, cap: float = 10.0) -> float:
+    """How long checking ``path`` takes (CPU time, the best of 3), in a forked process stopped after
+    ``cap`` seconds: a hang fails the test instead of hanging it."""
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    process = multiprocessing.get_context("fork").Process(target=_check_seconds, args=(path, sender))
+    process.start()
+    process.join(cap)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        pytest.fail(f"checking {path.stat().st_size:,} bytes took more than {cap} s")
+    assert receiver.poll(), f"the check of {path} failed"
+    return float(receiver.recv())
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_reader_is_linear_in_its_input(shape: str, tmp_path: Path) -> None:
+    # a line of 200k '"' took 116 s, 40k deal lines of distinct seats 56 s, an unknown verb of 2 MB 23 s:
+    # doubling the input must at most about double the time (CPU time, the best of 3), within 10 s
+    text, n = SHAPES[shape]
+    seconds = []
+    for size in (n, 2 * n):
+        path = _write(tmp_path, text(size), f"{size}.truc")
+        seconds.append(_seconds(path))
+    once, twice = seconds
+    assert twice <= 2.5 * once + 0.02, (once, twice)
+
+
+DEALT = HEAD + "0: 3o 12c 5e\n1: 7b 1o 4e\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        (HEAD + "0 " + "x" * 500_000, 5, "unknown verb 'xxxx"),  # and no "did you mean": nothing is near
+        (HEAD + "0: " + "3o " * 200_000, 5, "the deal lists no cards for seat 1"),
+        ('[Event "' + "a" * 500_000, 1, "a tag must end with ']'"),
+        (DEALT + "0 play " + "q" * 500_000, 7, "is not a card"),
+    ],
+    ids=["verb", "deal", "tag", "card"],
+)
+def test_an_error_quotes_a_huge_line_in_a_few_words(text: str, line: int, words: str, tmp_path: Path) -> None:
+    # a 50 MB line gave a 50 MB "one-line" error
+    path = _write(tmp_path, text + "\n")
+    error = _refused_at(tmp_path, path, line, words)
+    assert len(str(error)) < 2 * QUOTE_LIMIT + MESSAGE_LIMIT + len(str(path)), len(str(error))
+    assert "characters)" in str(error)  # says how long the line was

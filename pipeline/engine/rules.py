@@ -185,11 +185,13 @@ def parse_options(text: str) -> dict[str, str]:
     """``"players=4 signals=on"`` -> dict; raises ``OptionError`` on a malformed pair or a key given twice
     (in any letter case: the keys are read so)."""
     result: dict[str, str] = {}
+    folded: set[str] = set()  # the keys of result, lower case
     for pair in text.split():
         key, sep, value = pair.partition("=")
         if not sep or not key or not value:
             raise OptionError(f"option {pair!r} is not of the form key=value")
-        if key.lower() in (k.lower() for k in result):
+        if key.lower() in folded:
             raise OptionError(f"option {key.lower()!r} is given twice")
         result[key] = value
+        folded.add(key.lower())
     return result

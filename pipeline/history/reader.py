@@ -194,6 +194,7 @@ def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tupl
     outside a comment and a tag value closes nothing: a ``HistoryError``."""
     out: list[str] = []
     in_string = False
+    first = ""  # the line's first character outside comments: '[' for a tag
     i = 0
     while i < len(raw):
         ch = raw[i]
@@ -215,8 +216,10 @@ def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tupl
         elif ch == "}":
             raise HistoryError(source, number, "this '}' closes no '{' comment", text=raw.strip())
         else:
-            if ch == '"' and "".join(out).lstrip().startswith("["):
+            if ch == '"' and first == "[":
                 in_string = True  # inside a tag value, ';' and '{' are text
+            if not first and not ch.isspace():
+                first = ch
             out.append(ch)
         i += 1
     return "".join(out).strip(), open_at
@@ -299,8 +302,9 @@ def _read_tag(number: int, content: str, source: str) -> TagLine:
     elif re.search(r'\\[^"\\]', content):
         message = 'only \\" and \\\\ are escapes in a tag value'
     elif name and not re.fullmatch(r"[^\W\d]\w*", name.group(1)):
-        form = CUSTOM_TAG_FORM if name.group(1).startswith("_") else "a letter, then letters, digits or '_'"
-        message = f"a {'custom ' if name.group(1).startswith('_') else ''}tag's name is {form}, not {name.group(1)!r}"
+        custom = name.group(1).startswith("_")
+        form = CUSTOM_TAG_FORM if custom else "a letter, then letters, digits or '_'"
+        message = f"a {'custom ' if custom else ''}tag's name is {form}, not {shown(name.group(1))!r}"
     else:
         message = 'a tag is written [Name "value"], one per line'
     raise HistoryError(source, number, message, text=content)
@@ -331,7 +335,7 @@ def read_line(number: int, content: str, source: str) -> Line:
         seat, verb, rest = int(action.group(1)), action.group(2).lower(), action.group(3).split()
         if verb not in FORMAT_VERBS and verb not in ARG_KINDS:
             verbs = sorted(FORMAT_VERBS | set(ARG_KINDS))
-            raise bad(f"unknown verb {action.group(2)!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}")
+            raise bad(f"unknown verb {shown(action.group(2))!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}")
         kind = arg_kind(verb)
         if kind is None and rest:
             raise bad(f"'{verb}' takes no argument")
@@ -400,6 +404,7 @@ class _Parser:
         self.in_header = False
         self.skipping = False
         self.deal: list[DealLine] = []
+        self.deal_seats: set[int] = set()  # the seats of ``deal``
 
     def feed(self, number: int, content: str) -> None:
         is_tag = content.startswith("[")
@@ -413,9 +418,10 @@ class _Parser:
         try:
             line = read_line(number, content, self.source)
             if isinstance(line, DealLine):
-                if any(d.seat == line.seat for d in self.deal):
+                if line.seat in self.deal_seats:
                     self._flush_deal_before(line)  # a seat dealt again: a new deal
                 self.deal.append(line)
+                self.deal_seats.add(line.seat)
                 return
             self._flush_deal()
             visitor = self.visitor
@@ -434,6 +440,7 @@ class _Parser:
         if self.deal:
             deal = tuple(self.deal)
             self.deal.clear()
+            self.deal_seats.clear()
             self.visitor.visit_deal(deal)
 
     def _flush_deal_before(self, again: DealLine) -> None:
@@ -450,6 +457,7 @@ class _Parser:
 
     def fail(self, error: HistoryError) -> None:
         self.deal.clear()
+        self.deal_seats.clear()
         self.skipping = True
         self.visitor.handle_error(error)
 
@@ -564,11 +572,12 @@ class ReplayVisitor(Visitor):
         if tag_rank(tag.name) is None:
             spelled = tag_spelling(tag.name)
             if spelled:
-                raise self._error(tag, f"unknown tag {tag.name!r}: tag names are case-sensitive: write {spelled!r}")
+                message = f"unknown tag {shown(tag.name)!r}: tag names are case-sensitive: write {spelled!r}"
+                raise self._error(tag, message)
             if tag.name.startswith("_"):
-                raise self._error(tag, f"a custom tag's name is {CUSTOM_TAG_FORM}, not {tag.name!r}")
+                raise self._error(tag, f"a custom tag's name is {CUSTOM_TAG_FORM}, not {shown(tag.name)!r}")
             near = did_you_mean(tag.name, TAG_NAMES)
-            raise self._error(tag, f"unknown tag {tag.name!r}{near}: custom tags start with '_'")
+            raise self._error(tag, f"unknown tag {shown(tag.name)!r}{near}: custom tags start with '_'")
         if tag.name in tags:
             raise self._error(tag, f"the tag {tag.name} is given twice (first at line {tags[tag.name].line})")
         tags[tag.name] = tag
@@ -724,7 +733,7 @@ class ReplayVisitor(Visitor):
         try:
             return deck.parse(text)
         except CardError as exc:
-            raise self._error(line, str(exc)) from None
+            raise self._error(line, str(exc).replace(text, shown(text))) from None
 
     def _ints(self, line: Line, texts: tuple[str, ...], message: str) -> list[int]:
         if not texts or not all(_is_number(t) for t in texts):
@@ -779,7 +788,7 @@ class ReplayVisitor(Visitor):
         try:
             variant = get_variant(variant_tag.value)
         except UnknownVariant as exc:
-            raise self._error(variant_tag, str(exc)) from None
+            raise self._error(variant_tag, str(exc).replace(variant_tag.value, shown(variant_tag.value))) from None
         options_tag = tags.get("Options")
         try:
             options = parse_options(options_tag.value) if options_tag else {}
