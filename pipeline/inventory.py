@@ -46,9 +46,10 @@ def _text(value: object) -> str | None:
 
 
 def _describe(folder: Path) -> pl.DataFrame:
-    manifest = store.read_manifest(folder)
     columns = ["variant", "players", "options", "hands", "complete"]
-    games = pl.from_arrow(store.read_table(folder, "games").select(columns))
+    with store.unchanged([folder]):
+        manifest = store.read_manifest(folder)
+        games = pl.from_arrow(store.read_table(folder, "games").select(columns))
     assert isinstance(games, pl.DataFrame)
     groups = (
         games.group_by(["variant", "players", "options"])

@@ -359,7 +359,7 @@ def staged(folders: Sequence[Path]) -> Iterator[duckdb.DuckDBPyConnection]:
     block (a file that changed or broke after the checks, or any other read error: the views read the files
     only when queried) is a ``store.DatasetError`` naming the folders; an error the block raises itself
     passes through."""
-    with duckdb.connect(":memory:") as con:
+    with duckdb.connect(":memory:") as con, store.unchanged(folders):
         try:
             con.execute("set enable_progress_bar = false")  # DuckDB draws it on standard output, among the results
             create_staging(con, folders)

@@ -271,12 +271,13 @@ def atomic_dataset(
     Refuses an existing ``out`` unless ``overwrite``, and even then unless it is an empty folder or
     ``replaceable`` (by default, a dataset and nothing else; ``check_output_folder``), so that ``--out data
     --overwrite`` cannot delete a folder of runs. An ``out`` that another command writes meanwhile is left
-    to it. On any error the temporary folder is removed and ``out`` is left as it was.
+    to it; one that another command is replacing is refused (``_hold_output``). On any error the temporary
+    folder is removed and ``out`` is left as it was.
     """
     out = Path(out)
     _recover(out)
     check_output_folder(out, overwrite, replaceable, kind)
-    existed = out.exists()
+    held_out, existing = _hold_output(out)
     tmp = filesystem.temporary_beside(out, "tmp")  # named before it exists: an interrupt at any step finds it
     held: int | None = None
     try:
@@ -289,21 +290,43 @@ def atomic_dataset(
         except OSError as exc:
             raise cannot_write(out, exc) from exc
         yield tmp
-        _move_into_place(tmp, out, existed)
+        _move_into_place(tmp, out, existing)
     except BaseException as exc:
         filesystem.remove(tmp)
         _raise_if_output_full(out, exc)
         raise
     finally:
         filesystem.release(held)
+        filesystem.release(held_out)
 
 
-def _move_into_place(tmp: Path, out: Path, existed: bool) -> None:
-    """Put the finished folder ``tmp`` at ``out``. An ``out`` that existed is exchanged with it in one step
-    where the system offers it (``filesystem.exchange``), then removed from the temporary name, so that
-    no moment is without an ``out``; elsewhere ``_move_in_two_steps``. An ``out`` that another command
-    wrote meanwhile is left to it."""
-    if existed and out.exists():
+Identity = tuple[int, int]
+
+
+def _hold_output(out: Path) -> tuple[int | None, Identity | None]:
+    """Lock an existing ``out`` for the command's life, and say what it is (``filesystem.identity``): a
+    second command replacing the same output is refused at once, instead of both saying they wrote it and
+    the last one's data silently replacing the first's. Nothing to lock when ``out`` does not exist yet."""
+    if not out.exists():
+        return None, None
+    try:
+        fd = filesystem.hold(out, follow=True)
+    except OSError as exc:
+        raise cannot_write(out, exc) from exc
+    if fd is None:
+        raise DatasetError(f"{out} is being written by another command: run this one again when it ends")
+    return fd, filesystem.identity_of_fd(fd)
+
+
+def _move_into_place(tmp: Path, out: Path, existing: Identity | None) -> None:
+    """Put the finished folder ``tmp`` at ``out``. The ``out`` that existed at the start (``existing``) is
+    exchanged with it in one step where the system offers it (``filesystem.exchange``), then removed from
+    the temporary name, so that no moment is without an ``out``; elsewhere ``_move_in_two_steps``. An
+    ``out`` that another command wrote meanwhile is left to it."""
+    current = filesystem.identity(out)
+    if current is not None and current != existing:
+        raise DatasetError(f"{out} was written by another command while this one ran; nothing was written")
+    if current is not None:
         try:
             exchanged = filesystem.exchange(tmp, out)
         except OSError as exc:
@@ -396,6 +419,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
     out = Path(out)
     _recover(out)
     _check_output(out, overwrite, Path.is_file, "an ordinary file (write to standard output with --out -)")
+    held_out, existing = _hold_output(out)
     temp = filesystem.temporary_beside(out, "tmp")  # named before it exists: an interrupt at any step finds it
     stream: TextIO | None = None
     try:
@@ -409,7 +433,7 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
             raise cannot_write(out, exc) from exc
         yield stream
         stream.flush()
-        os.replace(temp, out)
+        _replace_file(temp, out, existing)
     except BaseException as exc:
         filesystem.remove(temp)
         _raise_if_output_full(out, exc)
@@ -419,6 +443,25 @@ def atomic_file(out: Path, overwrite: bool) -> Iterator[TextIO]:
             filesystem.release(stream.fileno(), close=False)
             with contextlib.suppress(OSError):
                 stream.close()
+        filesystem.release(held_out)
+
+
+def _replace_file(temp: Path, out: Path, existing: Identity | None) -> None:
+    """Rename the finished file ``temp`` to ``out`` (one step: a file is replaced atomically), unless
+    another command wrote ``out`` meanwhile."""
+    current = filesystem.identity(out)
+    try:
+        if current is not None and current == existing:
+            os.replace(temp, out)
+            return
+        if current is None:
+            filesystem.rename_new(temp, out)
+            return
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise cannot_write(out, exc) from exc
+    raise DatasetError(f"{out} was written by another command while this one ran; nothing was written")
 
 
 def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
@@ -581,6 +624,11 @@ def check_dataset(root: Path) -> None:
     _recover(root)
     if not root.is_dir():
         raise DatasetError(f"{root} does not exist or is not a folder")
+    with unchanged([root]):
+        _check_whole(root)
+
+
+def _check_whole(root: Path) -> None:
     manifest = read_manifest(root)
     rows_tag = manifest.get("rows")
     counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
@@ -640,6 +688,48 @@ def _check_part(part: Path, table: str) -> int:
         )
     _PARTS_CHECKED[key] = meta.num_rows
     return meta.num_rows
+
+
+@contextlib.contextmanager
+def unchanged(folders: Sequence[Path]) -> Iterator[None]:
+    """Raise ``DatasetError`` when one of the dataset ``folders`` is replaced (``--overwrite`` of another
+    command) while the block reads it: what it read may mix the old dataset and the new one, or fail on a
+    file of the old one that is gone, with a message that misleads ("a file was added, removed or
+    replaced"). The block's own error is kept as the cause. A dataset being replaced is a new folder at the
+    same path (the exchange or the moves of ``atomic_dataset``), which its identity tells. Each folder is
+    held open meanwhile, so that the system cannot give its identity to the new folder."""
+    held: list[tuple[Path, int | None]] = []
+    try:
+        for folder in folders:
+            try:
+                held.append((folder, os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)))
+            except OSError:
+                held.append((folder, None))
+
+        def replaced() -> list[Path]:
+            return [
+                folder
+                for folder, fd in held
+                if filesystem.identity(folder) != (None if fd is None else filesystem.identity_of_fd(fd))
+            ]
+
+        try:
+            yield
+        except Exception as exc:
+            if replaced():
+                raise _replaced(replaced()) from exc
+            raise
+        if replaced():
+            raise _replaced(replaced())
+    finally:
+        for _, fd in held:
+            if fd is not None:
+                os.close(fd)
+
+
+def _replaced(folders: Sequence[Path]) -> DatasetError:
+    names = ", ".join(str(folder) for folder in folders)
+    return DatasetError(f"{names} was replaced while this command read it: run the command again")
 
 
 def expand_datasets(paths: Sequence[Path]) -> list[Path]:

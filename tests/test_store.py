@@ -7,11 +7,13 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from pipeline import simulate as simulate_module
 from pipeline import stats, store
 from pipeline.query import run_query
 from pipeline.simulate import SimulationSpec, simulate
@@ -194,3 +196,79 @@ def test_overwrite_killed_between_its_two_steps_leaves_a_whole_dataset(
     assert store.read_manifest(out)["seed"] == (7 if exchange else 2)
     assert _truc("simulate", "--games", "1", "--quiet", "--out", str(tmp_path / "e")).returncode == 0
     assert sorted(path.name for path in tmp_path.iterdir()) == ["d", "e"]
+
+
+def test_a_second_overwrite_of_the_same_output_is_refused_while_the_first_runs(
+    tmp_path: Path, small_runs: list[Path]
+) -> None:
+    """Two ``--overwrite`` of one output at once both said they wrote it, and the last to end silently
+    replaced the first's data. The output is locked by the command replacing it: the second is refused at
+    once, and the first, stopped, leaves the output as it was."""
+    out = tmp_path / "d"
+    shutil.copytree(small_runs[0], out)
+    first = _started("simulate", "--games", "100000", "--workers", "1", "--quiet", "--out", str(out), "--overwrite")
+    try:
+        _wait_for(".d.tmp-*/games/part-*.parquet", tmp_path, first)
+        second = _truc("simulate", "--games", "2", "--quiet", "--out", str(out), "--overwrite")
+        assert second.returncode == 1
+        assert second.stderr == f"error: {out} is being written by another command: run this one again when it ends\n"
+    finally:
+        first.terminate()
+        first.wait(timeout=60)
+    assert store.read_manifest(out)["seed"] == 2 and _games(out) == 2
+
+
+@pytest.fixture(scope="module")
+def runs_of_many_parts(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two datasets of 12 and 6 games, written 2 games to a part."""
+    folder = tmp_path_factory.mktemp("many_parts")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simulate_module, "CHUNK_GAMES", 2)
+        for games in (12, 6):
+            simulate(SimulationSpec("catalan", games, games, {"players": "2"}), folder / f"run{games}")
+    return folder / "run12", folder / "run6"
+
+
+def test_a_reader_sees_one_whole_dataset_or_is_told_it_was_replaced(
+    tmp_path: Path, runs_of_many_parts: tuple[Path, Path]
+) -> None:
+    """While a dataset is replaced again and again (``--overwrite``), each query reads either one whole
+    dataset (every hand has its game, and the games are those of one of the two runs), or stops with the
+    one error that says what happened: the dataset was replaced while it was read. ``truc stats`` used to
+    say "a file was added, removed or replaced" or "does not exist"."""
+    out = tmp_path / "d"
+    shutil.copytree(runs_of_many_parts[0], out)
+    stop = threading.Event()
+    replaced = []
+
+    def replace_again_and_again() -> None:
+        while not stop.is_set():
+            for source in runs_of_many_parts:
+                with store.atomic_dataset(out, True) as tmp:
+                    shutil.copytree(source, tmp, dirs_exist_ok=True)
+                replaced.append(source.name)
+
+    replacer = threading.Thread(target=replace_again_and_again)
+    replacer.start()
+    sql = (
+        "select (select count(*) from games) as games, (select count(distinct game_id) from hands) as played, "
+        "(select count(*) from hands anti join games using (dataset, game_id)) as orphans"
+    )
+    outcomes: dict[str, int] = {}
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                frame = run_query(sql, out)
+            except store.DatasetError as exc:
+                outcome = str(exc)
+            else:
+                assert frame is not None
+                outcome = repr(frame.row(0))
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    finally:
+        stop.set()
+        replacer.join()
+    told = f"{out.resolve()} was replaced while this command read it: run the command again"
+    assert set(outcomes) <= {"(12, 12, 0)", "(6, 6, 0)", told}, outcomes
+    assert outcomes.get("(12, 12, 0)", 0) + outcomes.get("(6, 6, 0)", 0) > 0 and len(replaced) > 10, outcomes
