@@ -62,8 +62,9 @@ def command(*args: Any, **kwargs: Any) -> Callable[[F], F]:
 def _known_errors() -> tuple[type[BaseException], ...]:
     """The exception types that mean bad input, not a bug (imported only when an error happens)."""
     from pipeline.store import DatasetError
+    from pipeline.workers import WorkerDied
 
-    errors: list[type[BaseException]] = [ValueError, LookupError, OSError, DatasetError]
+    errors: list[type[BaseException]] = [ValueError, LookupError, OSError, DatasetError, WorkerDied]
     try:
         from pipeline.stats import StatsError
 

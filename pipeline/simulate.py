@@ -9,10 +9,7 @@ Memory: a worker holds one chunk's rows at a time, writes them, and returns only
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,21 +19,13 @@ from typing import Any, Final
 
 from pipeline import __version__, accel
 from pipeline.engine.rules import Config
-from pipeline.playing import SimulationError, game_seed, play_game, play_match, rubber_wins
+from pipeline.playing import SEED_SCHEME, SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
-from pipeline.store import (
-    SIMULATION,
-    STOP_SIGNALS,
-    TABLES,
-    atomic_dataset,
-    new_batches,
-    stop_signals_held,
-    write_manifest,
-    write_part,
-)
+from pipeline.store import SIMULATION, TABLES, atomic_dataset, new_batches, write_manifest, write_part
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.variants import get_variant
+from pipeline.workers import run_in_order
 
 CHUNK_GAMES = 250
 
@@ -155,16 +144,6 @@ def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) 
     return hands, counts
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """A worker ignores Ctrl-C (which a terminal sends to every process of the command): the parent alone
-    stops, terminates the pool and removes the unfinished dataset, with one line said, where each worker
-    would print a traceback of its own. SIGTERM keeps its default (the parent's pool ends workers with it),
-    whatever handler a forked worker inherited from the command."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held by the parent while it forked
-
-
 def simulate(
     spec: SimulationSpec,
     out: Path,
@@ -208,40 +187,54 @@ def simulate(
                 progress(games_done, hands)
 
         workers = min(asked, len(chunks))
-        if workers == 1:
-            for chunk in chunks:
-                collect(_run_chunk(chunk), chunk[5] - chunk[4])
-        else:
-            context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-            pool = None
-            try:
-                with stop_signals_held():  # raised in the middle of Pool() they left workers that nothing ended
-                    pool = context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
-                for chunk, result in zip(chunks, pool.imap(_run_chunk, chunks), strict=True):
-                    collect(result, chunk[5] - chunk[4])
-            finally:
-                if pool is not None:
-                    pool.terminate()
-                    pool.join()
+        for chunk, result in zip(chunks, run_in_order(_run_chunk, chunks, workers), strict=True):
+            collect(result, chunk[5] - chunk[4])
         seconds = time.perf_counter() - started
-        manifest = {
-            "kind": SIMULATION,
-            "command": spec.command,
-            "variant": config.variant.name,
-            "options": dict(config.options),
-            "players": config.players,
-            "seed": spec.seed,
-            "games": rows["games"],  # games played: more than --games in a rubber run, where it counts matches
-            "policies": {str(seat): parse_policy(p).describe(config.variant.name) for seat, p in enumerate(seat_specs)},
-            "workers": workers,  # processes that played (at most one per chunk)
-            "matches": spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
-            "package_version": __version__,
-            "engine": accel.status(),  # compiled or pure Python: the same rows, not the same speed
-            "strength": {"definition": DEFINITION, "opposing_hands": config.opponents},
-            "rows": rows,
-            "hands": hands,
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            "seconds": round(seconds, 3),
-        }
+        manifest = run_manifest(
+            config,
+            spec.seed,
+            spec.command,
+            {str(seat): parse_policy(p).describe(config.variant.name) for seat, p in enumerate(seat_specs)},
+            spec.games if rubber_wins(config) else None,  # a rubber: --games counts matches
+            workers,
+            rows,
+            hands,
+            seconds,
+        )
         write_manifest(root, manifest)
     return SimulationResult(Path(out), rows["games"], hands, rows, seconds, manifest)
+
+
+def run_manifest(
+    config: Config,
+    seed: int,
+    command: str,
+    policies: dict[str, str],
+    matches: int | None,
+    workers: int,
+    rows: dict[str, int],
+    hands: int,
+    seconds: float,
+) -> dict[str, Any]:
+    """The manifest of a run of played games (``truc simulate``, and each match of an experiment, which adds
+    its ``experiment``): what was played, by which bots, with which seed and engine, and what was written."""
+    return {
+        "kind": SIMULATION,
+        "command": command,
+        "variant": config.variant.name,
+        "options": dict(config.options),
+        "players": config.players,
+        "seed": seed,
+        "seed_scheme": SEED_SCHEME,  # how the seed becomes the deals and the bots' draws
+        "games": rows["games"],  # games played: more than --games in a rubber run, where it counts matches
+        "policies": policies,
+        "workers": workers,  # processes that played (at most one per chunk)
+        "matches": matches,
+        "package_version": __version__,
+        "engine": accel.status(),  # compiled or pure Python: the same rows, not the same speed
+        "strength": {"definition": DEFINITION, "opposing_hands": config.opponents},
+        "rows": rows,
+        "hands": hands,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seconds": round(seconds, 3),
+    }
