@@ -466,10 +466,16 @@ def _replace_file(temp: Path, out: Path, existing: Identity | None) -> None:
 
 def _check_output(out: Path, overwrite: bool, is_kind: Callable[[Path], bool], kind: str) -> None:
     """An existing ``out`` is replaced only when asked to, and only by an output of its own kind; an ``out``
-    under a file cannot be written at all. Each is said before any work is done."""
+    under a file cannot be written at all, nor one inside a dataset. Each is said before any work is done."""
     blocking = _file_above(out)
     if blocking is not None:
         raise DatasetError(f"cannot write {out}: {blocking} is a file, not a folder")
+    dataset = _dataset_above(out)
+    if dataset is not None:
+        raise DatasetError(
+            f"cannot write {out}: it is inside the dataset {dataset}, which holds only what Truc Lab wrote "
+            "there (a file added to it breaks it); choose another --out"
+        )
     if not out.exists():
         return
     if not is_kind(out):
@@ -523,6 +529,12 @@ def _replaceable_dataset(path: Path) -> bool:
     except (OSError, DatasetError):
         return False
     return manifest.get("kind") in MANIFEST_KINDS
+
+
+def _dataset_above(out: Path) -> Path | None:
+    """The dataset that holds ``out`` (at any depth), if any: ``--out DATASET/games/part-99999.parquet`` was
+    written, and the dataset it was written into no longer read."""
+    return next((folder for folder in Path(os.path.abspath(out)).parents if _is_dataset(folder)), None)
 
 
 def _file_above(out: Path) -> Path | None:

@@ -272,3 +272,28 @@ def test_a_reader_sees_one_whole_dataset_or_is_told_it_was_replaced(
     told = f"{out.resolve()} was replaced while this command read it: run the command again"
     assert set(outcomes) <= {"(12, 12, 0)", "(6, 6, 0)", told}, outcomes
     assert outcomes.get("(12, 12, 0)", 0) + outcomes.get("(6, 6, 0)", 0) > 0 and len(replaced) > 10, outcomes
+
+
+@pytest.mark.parametrize(
+    ("command", "inside"),
+    [
+        (["simulate", "--games", "1"], "games/part-99999.parquet"),
+        (["import", "-"], "notes/new"),
+        (["report", "--data"], "games/report"),
+        (["export", "--data"], "all.truc"),
+    ],
+)
+def test_an_output_inside_a_dataset_is_refused(
+    tmp_path: Path, small_runs: list[Path], command: list[str], inside: str
+) -> None:
+    """``simulate --out DATASET/games/part-99999.parquet`` was written, and the dataset it went into could no
+    longer be read. No command writes inside a dataset, at any depth; the dataset is left as it was."""
+    data = tmp_path / "d"
+    shutil.copytree(small_runs[0], data)
+    out = data / inside
+    args = [*command, str(small_runs[1])] if command[-1] == "--data" else command
+    result = _truc(*args, "--out", str(out))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error: cannot write {out}: it is inside the dataset {data}, which holds only")
+    tree = sorted(path.relative_to(data) for path in data.rglob("*"))
+    assert tree == sorted(path.relative_to(small_runs[0]) for path in small_runs[0].rglob("*"))
