@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -297,3 +298,30 @@ def test_an_output_inside_a_dataset_is_refused(
     assert result.stderr.startswith(f"error: cannot write {out}: it is inside the dataset {data}, which holds only")
     tree = sorted(path.relative_to(data) for path in data.rglob("*"))
     assert tree == sorted(path.relative_to(small_runs[0]) for path in small_runs[0].rglob("*"))
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a read-only file system (a tmpfs mounted read-only; skipped where mounting is not allowed)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "none", str(folder)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("mounting a read-only file system needs root")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+@pytest.mark.parametrize("command", ["export", "simulate"])
+def test_an_output_on_a_read_only_disk_is_told_as_such(
+    read_only_folder: Path, small_runs: list[Path], command: str
+) -> None:
+    """Export to a read-only disk printed ``[Errno 30] Read-only file system`` from the clean-up of the
+    temporary file that was never made, instead of the error naming the output."""
+    out = read_only_folder / "all.truc"
+    args = ["--data", str(small_runs[0])] if command == "export" else ["--games", "1", "--quiet"]
+    result = _truc(command, *args, "--out", str(out))
+    assert result.returncode == 1
+    assert result.stderr == f"error: cannot write {out}: Read-only file system\n"
