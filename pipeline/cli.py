@@ -182,7 +182,8 @@ def variants() -> None:
 @command(short_help="Bots, their parameters, what each variant reads.")
 @clean_errors
 def policies() -> None:
-    """List the policies (bots), their parameters with defaults, and the parameters each variant reads."""
+    """List the bots and their parameters, one line each: type and range, default, meaning, the variants that read
+    it."""
     from pipeline.policies import policy_lines
 
     for line in policy_lines():

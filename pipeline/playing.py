@@ -50,13 +50,14 @@ FAST_TRUT_PLAYERS: Final = (2, 4, 6)
 
 def fast_path(config: Config, policies: Sequence[Policy]) -> Any:
     """The native module that plays this game (``pipeline._fast_trut``: the base Trut with two sides, each seat
-    a threshold bot object of its own, of that exact class), or None: the general loop plays it. None too in
-    pure Python or when the native path is not built (``accel.native``)."""
+    a threshold bot object of its own, of that exact class, playing its cards by the reference rule, the only
+    card play the native path implements), or None: the general loop plays it. None too in pure Python or
+    when the native path is not built (``accel.native``)."""
     if config.variant.name != "trut" or config.players not in FAST_TRUT_PLAYERS:
         return None
     if len(policies) != config.players or not each_seat_its_own(policies):
         return None
-    if not all(type(p) is ThresholdPolicy for p in policies):
+    if not all(type(p) is ThresholdPolicy and p.plays_reference_cards for p in policies):
         return None
     return accel.native("pipeline._fast_trut")
 

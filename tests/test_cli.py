@@ -75,9 +75,9 @@ def test_simulate_warns_of_policy_parameters_the_variant_does_not_read(tmp_path:
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
         "warning: --policy: raise_at has no effect in trut, whose decisions read trut_at, trut_bluff, see_at, "
-        "see_announced, fortial_at (truc policies)",
+        "see_announced, fortial_at, lead, follow (truc policies)",
         "warning: --seat-policy 1: bluff has no effect in trut, whose decisions read trut_at, trut_bluff, see_at, "
-        "see_announced, fortial_at (truc policies)",
+        "see_announced, fortial_at, lead, follow (truc policies)",
     ]
     assert "warning" not in result.stdout and (out / "manifest.json").exists()
     quiet = run(*args, "--overwrite", "--policy", "threshold:trut_at=0.7", "--seat-policy", "1=random")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from pipeline.engine.actions import Action
+from pipeline.engine.actions import PLAY, Action
 from pipeline.engine.game import Game, Phase
 from pipeline.engine.rules import TIE, Variant
 
@@ -112,6 +112,12 @@ class SeatView:
             elif p > opposing:
                 opposing = p
         return opposing, partner
+
+    def played(self) -> list[int]:
+        """The cards laid face up in this hand so far, by every seat, in the order played (a covered card is
+        not: only its seat saw it). What a bot that counts the cards out looks at (the ``cheapest_winning``
+        lead)."""
+        return [event[2] for event in self._game.events if event[1] == PLAY]
 
     @property
     def trick_no(self) -> int:

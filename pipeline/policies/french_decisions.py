@@ -1,13 +1,7 @@
 """The `threshold` policy's decisions for the french family (a mixin of `ThresholdPolicy`).
 
 Each decision is a method named after it (`FrenchGame.decision` names it). `PARAMS` declares this
-family's parameters with their defaults (merged into the threshold policy's parameters):
-
-- ``redeal_below``: as eldest, ask for new cards when the hand's strength percentile is below this;
-- ``redeal_accept_below``: as an opponent, agree to new cards when one's own percentile is below this
-  (a player with a good hand "insiste pour jouer", seed 000);
-- ``reste_at``: raise ``reste`` (or answer a raise with one's own ``reste``, "le mien") when the
-  effective strength is at least this.
+family's parameters, each with its default and meaning (merged into the threshold policy's parameters).
 
 Otherwise raises follow the threshold rules (``raise_at``, ``call_at``, ``bluff``), and a raise proposes
 2 on a stake of 1 ("deux points si je joue") and 2 more on any other ("deux de plus", seed 002), capped
@@ -18,7 +12,7 @@ trick lost, plus 0.1 for each of the ranking's two top ranks that the partner si
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Final
 
 from mypy_extensions import trait
 
@@ -26,12 +20,21 @@ from pipeline.engine.actions import ACCEPT, FOLD, SIGNAL, Action, make_action
 from pipeline.engine.french import REDEAL, REFUSE, RESTE, signal_words
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
+from pipeline.policies.parameters import number
+
+PARAMS: Final = (
+    number("redeal_below", 0.2, "as eldest, ask for new cards when the hand's strength percentile is below this"),
+    number(
+        "redeal_accept_below",
+        0.3,
+        "as an opponent, agree to new cards when one's own percentile is below this (a good hand insists on playing)",
+    ),
+    number("reste_at", 0.9, "raise reste (or answer a raise with one's own, le mien) from this effective strength"),
+)
 
 
 @trait
 class FrenchDecisions(JudgingPolicy):
-    PARAMS: ClassVar[dict[str, float]] = {"redeal_below": 0.2, "redeal_accept_below": 0.3, "reste_at": 0.9}
-
     # ------------------------------------------------------------------ judging the hand
     def french_strength(self, view: SeatView) -> float:
         value = self.strength_pct(view) + 0.2 * view.trick_balance

@@ -1,4 +1,5 @@
-"""``random``: uniform over the legal actions (and over "do nothing" when acting is optional)."""
+"""``random``: uniform over the legal actions (and over "do nothing" when acting is optional). It gives the
+chance of each action (``probabilities``), the optional member of the policy protocol (``policies.base``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ class RandomPolicy:
 
     def describe(self, variant: str | None = None) -> str:
         return self.name
+
+    def probabilities(self, view: SeatView) -> dict[Action | None, float]:
+        """Each legal action, and ``None`` (doing nothing) when acting is optional, at the same chance."""
+        choices: list[Action | None] = [*view.legal(), *([None] if view.optional else [])]
+        return dict.fromkeys(choices, 1 / len(choices))
 
     def step(self, view: SeatView, rng: random.Random) -> Action | None:
         legal = view.legal()

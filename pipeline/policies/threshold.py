@@ -1,16 +1,19 @@
-"""``threshold``: raise, call and hold by hand-strength percentile, with a bluff rate.
+"""``threshold``: raise, call and hold by hand-strength percentile, with a bluff rate; cards played by a rule
+to lead and a rule to follow.
 
-Parameters (all in [0, 1]):
-- ``raise_at``: raise when the effective strength is at least this;
-- ``call_at``: accept a raise (and hold at 11) when the effective strength is at least this;
-- ``bluff``: the probability of raising anyway at a raise opportunity with a weaker hand;
-- ``nocut``: the probability, as cutter, of declining to cut; ``one_card``: as dealer after a declined
-  cut, of dealing one card each;
-- ``lie``: the probability of sending a false signal to the partner (when signals are on).
+``PARAMETERS`` declares every parameter with its type, default, range and meaning (``truc policies`` prints
+them): the common ones here (``BASE_PARAMS``), each family's in its mixin (``policies/<family>_decisions.py``),
+and the card play (``CARD_PLAY_PARAMS``). ``PARAMS_BY_VARIANT`` says which ones each variant's decisions read.
 
 Effective strength: the hand's strength percentile (``pipeline.strength``), plus 0.2 for each trick the
 team has won and minus 0.2 for each it has lost, plus 0.1 for each of a three or a two that the partner
-signalled, clipped to [0, 1]. Cards are played by the reference card-play rule of ``pipeline.strength``.
+signalled, clipped to [0, 1].
+
+Card play (``lead``, ``follow``; the rules are ``pipeline.policies.base``'s): by default the reference
+card-play rule of ``pipeline.strength``, by which hand strength is computed. A description (``describe``: a
+seat's ``policy`` column, a ``PolicyN`` tag) names the number parameters the variant reads, always, and
+``lead``/``follow`` only when they differ from their defaults: a bot that plays as every bot played before
+card play was a parameter keeps the description it had.
 """
 
 from __future__ import annotations
@@ -33,13 +36,48 @@ from pipeline.engine.actions import (
     make_action,
 )
 from pipeline.engine.view import ANSWER_DECISION, RAISE_OPTION, TURN_DECISION, SeatView
-from pipeline.policies.base import DecisionPolicy, reference_card
+from pipeline.policies import french_decisions, trut_decisions, valencian_decisions
+from pipeline.policies.base import (
+    FOLLOW_CHEAPEST_WINNING,
+    FOLLOW_RULES,
+    LEAD_HIGHEST,
+    LEAD_RULES,
+    DecisionPolicy,
+    play_card,
+)
 from pipeline.policies.french_decisions import FrenchDecisions
+from pipeline.policies.parameters import choice, number
 from pipeline.policies.trut_decisions import TrutDecisions
 from pipeline.policies.valencian_decisions import ValencianDecisions
 from pipeline.strength import hand_strength, strength_table
 
-BASE_PARAMS: Final = {"raise_at": 0.7, "call_at": 0.5, "bluff": 0.1, "nocut": 0.15, "one_card": 0.5, "lie": 0.0}
+BASE_PARAMS: Final = (
+    number("raise_at", 0.7, "raise when the effective strength is at least this"),
+    number("call_at", 0.5, "accept a raise (and hold at 11) when the effective strength is at least this"),
+    number("bluff", 0.1, "the probability of raising anyway at a raise opportunity with a weaker hand"),
+    number("nocut", 0.15, "the probability, as cutter, of declining to cut"),
+    number("one_card", 0.5, "the probability, as dealer after a declined cut, of dealing one card each"),
+    number("lie", 0.0, "the probability of sending a false signal to the partner (signals on)"),
+)
+
+LEAD: Final = "lead"
+FOLLOW: Final = "follow"
+CARD_PLAY_PARAMS: Final = (
+    choice(
+        LEAD,
+        LEAD_RULES[LEAD_HIGHEST],
+        LEAD_RULES,
+        "the card to lead a trick: highest; lowest; cheapest_winning, the lowest card that beats every card the "
+        "seat has not seen (not in its hand, not laid face up this hand), else the lowest",
+    ),
+    choice(
+        FOLLOW,
+        FOLLOW_RULES[FOLLOW_CHEAPEST_WINNING],
+        FOLLOW_RULES,
+        "the card to follow with: cheapest_winning, the lowest if a partner's card wins the trick, else the lowest "
+        "that beats every opposing card, else one that ties, else the lowest; lowest, always the lowest",
+    ),
+)
 
 
 class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianDecisions):
@@ -48,8 +86,21 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
 
     name = "threshold"
 
-    def __init__(self, **params: float) -> None:
+    def __init__(
+        self,
+        lead: str = LEAD_RULES[LEAD_HIGHEST],
+        follow: str = FOLLOW_RULES[FOLLOW_CHEAPEST_WINNING],
+        **params: float,
+    ) -> None:
+        """``params``: the number parameters (``DEFAULTS`` for those not given); ``lead`` and ``follow``: the
+        names of the card-play rules (``LEAD_RULES``, ``FOLLOW_RULES``)."""
         super().__init__()
+        if lead not in LEAD_RULES or follow not in FOLLOW_RULES:
+            raise ValueError(f"no card play lead={lead}, follow={follow} (lead: {LEAD_RULES}, follow: {FOLLOW_RULES})")
+        self.lead = lead
+        self.follow = follow
+        self._lead_rule = LEAD_RULES.index(lead)
+        self._follow_rule = FOLLOW_RULES.index(follow)
         self.params = {**DEFAULTS, **params}
         self.p = self.params
         self.raise_at = self.params["raise_at"]
@@ -93,6 +144,21 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         """A trut out of turn (``trut_option``) is judged once a trick: the bluff coin is drawn at the first
         ask of a hand, and the effective strength changes only when a trick is taken."""
         return decision == trut.OPTION_DECISION
+
+    @property
+    def plays_reference_cards(self) -> bool:
+        """Whether this bot plays its cards by the reference rule (the default ``lead`` and ``follow``): the
+        only card play the native Trut path implements (``pipeline.playing.fast_path``)."""
+        return self._lead_rule == LEAD_HIGHEST and self._follow_rule == FOLLOW_CHEAPEST_WINNING
+
+    def describe(self, variant: str | None = None) -> str:
+        """The name, the number parameters ``variant`` reads, then the card play if it is not the default."""
+        words = [self.name, *[f"{k}={v:g}" for k, v in self.params_read(variant).items()]]
+        if self._lead_rule != LEAD_HIGHEST:
+            words.append(f"{LEAD}={self.lead}")
+        if self._follow_rule != FOLLOW_CHEAPEST_WINNING:
+            words.append(f"{FOLLOW}={self.follow}")
+        return " ".join(words)
 
     def params_read(self, variant: str | None = None) -> dict[str, float]:
         """Those ``variant`` reads (``PARAMS_BY_VARIANT``), in the order of ``DEFAULTS``; all of them for no
@@ -158,16 +224,28 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
 
     # ------------------------------------------------------------------ card play
     def card_to_play(self, view: SeatView) -> int:
-        return reference_card(view)
+        """The card to play by this bot's ``lead`` and ``follow`` rules."""
+        return play_card(view, self._lead_rule, self._follow_rule)
 
 
-DEFAULTS: Final = {**BASE_PARAMS, **FrenchDecisions.PARAMS, **TrutDecisions.PARAMS, **ValencianDecisions.PARAMS}
+PARAMETERS: Final = (
+    *BASE_PARAMS,
+    *french_decisions.PARAMS,
+    *trut_decisions.PARAMS,
+    *valencian_decisions.PARAMS,
+    *CARD_PLAY_PARAMS,
+)
+"""Every parameter of the threshold bot, as ``truc policies`` lists them."""
+
+DEFAULTS: Final[dict[str, float]] = {p.name: p.default for p in PARAMETERS if isinstance(p.default, float)}
+"""The number parameters and their defaults: ``params``, what the decisions read by name."""
 
 _TRUT_ANSWERS: Final = ("trut_at", "trut_bluff", "see_at", "see_announced")
+_CARD_PLAY: Final = (LEAD, FOLLOW)
 PARAMS_BY_VARIANT: Final[dict[str, tuple[str, ...]]] = {
-    "catalan": ("raise_at", "call_at", "bluff", "nocut", "one_card", "lie"),
-    "french": ("raise_at", "call_at", "bluff", "lie", *FrenchDecisions.PARAMS),
-    "trut": (*_TRUT_ANSWERS, "fortial_at"),
+    "catalan": ("raise_at", "call_at", "bluff", "nocut", "one_card", "lie", *_CARD_PLAY),
+    "french": ("raise_at", "call_at", "bluff", "lie", *[p.name for p in french_decisions.PARAMS], *_CARD_PLAY),
+    "trut": (*_TRUT_ANSWERS, "fortial_at", *_CARD_PLAY),
     "trut-gatinaise": (
         *_TRUT_ANSWERS,
         "office_see_at",
@@ -175,13 +253,15 @@ PARAMS_BY_VARIANT: Final[dict[str, tuple[str, ...]]] = {
         "agree_below",
         "ask_two_below",
         "ask_three_below",
+        *_CARD_PLAY,
     ),
-    "trut-gatine": (*_TRUT_ANSWERS, "chanter_below", "tenir_at"),
-    "valencian": ("raise_at", "call_at", "bluff", "lie", *ValencianDecisions.PARAMS),
+    "trut-gatine": (*_TRUT_ANSWERS, "chanter_below", "tenir_at", *_CARD_PLAY),
+    "valencian": ("raise_at", "call_at", "bluff", "lie", *[p.name for p in valencian_decisions.PARAMS], *_CARD_PLAY),
 }
 """The parameters each variant's decisions read (a test changes each parameter and watches the games):
-a seat's ``policy`` column and ``PolicyN`` tag name these only, so a Trut dataset does not carry the envit's
-parameters. The trut family reads none of the raise ladder's (``raise_at``, ``call_at``, ``bluff``)."""
+a seat's ``policy`` column and ``PolicyN`` tag name these only (and the card play only off its default, see
+above), so a Trut dataset does not carry the envit's parameters. The trut family reads none of the raise
+ladder's (``raise_at``, ``call_at``, ``bluff``); every variant plays cards."""
 
 
 def _raise_action(view: SeatView) -> Action:

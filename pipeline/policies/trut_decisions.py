@@ -1,21 +1,8 @@
 """The `threshold` policy's decisions for the trut family (a mixin of `ThresholdPolicy`).
 
 Each decision is a method named after it (`Game.decision` names it). `PARAMS` declares this
-family's parameters with their defaults (merged into the threshold policy's parameters):
-
-- ``trut_at``: trut (on one's turn or out of turn) when the effective strength is at least this;
-- ``trut_bluff``: the probability, drawn once per hand and seat, of truting anyway at the first chance;
-- ``see_at``: answer a trut with "je vais voir" when the effective strength is at least this;
-- ``see_announced``: the same against a trut that announced its hand (``trut brelan``);
-- ``fortial_at``: au fortial, trut when the hand's strength percentile is at least this (else pass);
-- ``office_see_at``: answer a trut d'office (trut-gatinaise: the truters were obliged to trut, so the trut
-  says nothing of their cards) with "je vais voir" when the effective strength is at least this;
-- ``sing_below``: la chanson (trut-gatinaise), the eldest sings when his best 3 cards are below this;
-- ``agree_below``: la chanson, another player sings with him when his best 3 cards are below this;
-- ``ask_two_below``, ``ask_three_below``: la chanson, the eldest asks for 2 (3) cards when his best 3 cards
-  are below this, else 1 (as far as the stock lasts);
-- ``chanter_below``: chanter (trut-gatine), sing when the hand is below this;
-- ``tenir_at``: "à tenir" (trut-gatine), hold when the hand is at least this (the partner's cards unseen).
+family's parameters, each with its default and meaning (merged into the threshold policy's parameters). A
+trut d'office (trut-gatinaise) is one the truters were obliged to make, so it says nothing of their cards.
 
 "Best 3 cards" is the strength percentile of the 3 highest cards by power held now. After extra cards a
 player keeps his 3 highest cards by power (``discard``). A trut d'office is always made, announcing the
@@ -30,33 +17,34 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Final
 
 from mypy_extensions import trait
 
 from pipeline.engine.actions import ACCEPT, DISCARD, FOLD, HOLD, NOSING, PASS, SING, Action, make_action
 from pipeline.engine.view import SeatView
-from pipeline.policies.base import JudgingPolicy, reference_card
+from pipeline.policies.base import JudgingPolicy
+from pipeline.policies.parameters import number
 from pipeline.strength import strength_table
+
+PARAMS: Final = (
+    number("trut_at", 0.8, "trut (on one's turn or out of turn) when the effective strength is at least this"),
+    number("trut_bluff", 0.05, "the probability, drawn once per hand and seat, of truting anyway at the first chance"),
+    number("see_at", 0.55, "answer a trut with je vais voir when the effective strength is at least this"),
+    number("see_announced", 0.95, "the same against a trut that announced its hand (trut brelan)"),
+    number("fortial_at", 0.5, "au fortial, trut when the hand's strength percentile is at least this (else pass)"),
+    number("office_see_at", 0.4, "answer a trut d'office with je vais voir from this effective strength"),
+    number("sing_below", 0.4, "la chanson: the eldest sings when his best 3 cards are below this"),
+    number("agree_below", 0.6, "la chanson: another player sings with him when his best 3 cards are below this"),
+    number("ask_two_below", 0.3, "la chanson: the eldest asks for 2 cards when his best 3 cards are below this"),
+    number("ask_three_below", 0.15, "la chanson: the eldest asks for 3 cards when his best 3 cards are below this"),
+    number("chanter_below", 0.5, "chanter (trut-gatine): sing when the hand's percentile is below this"),
+    number("tenir_at", 0.5, "à tenir (trut-gatine): hold when the hand's percentile is at least this, partner unseen"),
+)
 
 
 @trait
 class TrutDecisions(JudgingPolicy):
-    PARAMS: ClassVar[dict[str, float]] = {
-        "trut_at": 0.8,
-        "trut_bluff": 0.05,
-        "see_at": 0.55,
-        "see_announced": 0.95,
-        "fortial_at": 0.5,
-        "office_see_at": 0.4,
-        "sing_below": 0.4,
-        "agree_below": 0.6,
-        "ask_two_below": 0.3,
-        "ask_three_below": 0.15,
-        "chanter_below": 0.5,
-        "tenir_at": 0.5,
-    }
-
     # params["trut_at"] and params["trut_bluff"], read at every trut asked (set by the policy's __init__)
     trut_at: float
     trut_bluff: float
@@ -76,7 +64,7 @@ class TrutDecisions(JudgingPolicy):
         """The seat to play: trut first, or play a card."""
         if view.may_raise() and self._wants_trut(view, rng):
             return _trut_action(view)
-        return view.play_action(reference_card(view))  # three sides in 3-player Trut
+        return view.play_action(self.card_to_play(view))
 
     def trut_option(self, view: SeatView, rng: random.Random) -> Action | None:
         """Any other seat, at any moment: trut, or let the play go on."""

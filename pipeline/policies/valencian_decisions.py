@@ -1,23 +1,11 @@
 """The `threshold` policy's decisions for the valencian family (a mixin of `ThresholdPolicy`).
 
 Each decision is a method named after it (`Game.decision` names it: ``pipeline.engine.valencian``).
-`PARAMS` declares this family's parameters with their defaults (merged into the threshold policy's
-parameters). The truc ladder is judged as in Catalan Truc, by the hand-strength percentile
-(``raise_at``, ``call_at``, ``bluff``), each rung above the truc asking for more:
-
-- ``ladder_step``: raising to rung k (truc 1, retruc 2, quatre val 3, joc fora 4) needs a strength of
-  ``raise_at + (k - 1) * ladder_step``, and accepting it ``call_at + (k - 1) * ladder_step``.
-
-The envit is judged on its own scale, the percentile of the seat's envit value among every hand of the
-deck (``envit_pct``):
-
-- ``envit_at``: call the envit (on one's turn, before one's first card) at this percentile or above;
-- ``envit_falta``: call ``envit-falta`` at once, or answer with ``falta``, at this percentile or above;
-- ``envit_raise``: answer an envit with ``torne`` at this percentile or above;
-- ``envit_call``: accept an envit (any rung) at this percentile or above, else fold;
-- ``envit_bluff``: the probability of calling the envit anyway with a weaker value;
-- ``cover``: the probability of covering a card that cannot change the trick (seed 004 "El valor de les
-  cartes": covering hides one's cards from the opponents).
+`PARAMS` declares this family's parameters, each with its default and meaning (merged into the threshold
+policy's parameters). The truc ladder is judged as in Catalan Truc, by the hand-strength percentile
+(``raise_at``, ``call_at``, ``bluff``), each rung above the truc asking for more (``ladder_step``). The envit
+is judged on its own scale, the percentile of the seat's envit value among every hand of the deck
+(``envit_pct``).
 
 With signals on, a partner's ``33`` signal puts the envit percentile at 1, above holding 33 oneself (a
 claim of the best envit the pair can show), when calling and answering; each top card it signals
@@ -28,7 +16,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import ClassVar, Final
+from typing import Final
 
 from mypy_extensions import trait
 
@@ -37,6 +25,23 @@ from pipeline.engine.rules import Variant
 from pipeline.engine.valencian import COVER, ENVIT, ENVIT_FALTA, FALTA, SENYES, TORNE, envit_value
 from pipeline.engine.view import SeatView
 from pipeline.policies.base import JudgingPolicy
+from pipeline.policies.parameters import number
+
+PARAMS: Final = (
+    number(
+        "ladder_step",
+        0.08,
+        "raising to rung k (truc 1 ... joc fora 4) needs raise_at + (k-1) * this, accepting it call_at + (k-1) * this",
+    ),
+    number("envit_at", 0.8, "call the envit (on one's turn, before one's first card) from this envit percentile"),
+    number("envit_falta", 0.97, "call envit-falta at once, or answer with falta, from this envit percentile"),
+    number("envit_raise", 0.9, "answer an envit with torne from this envit percentile"),
+    number("envit_call", 0.6, "accept an envit (any rung) from this envit percentile, else fold"),
+    number("envit_bluff", 0.05, "the probability of calling the envit anyway with a weaker value"),
+    number(
+        "cover", 0.5, "the probability of covering a card that cannot change the trick (it hides one's cards, seed 004)"
+    ),
+)
 
 
 def envit_percentiles(variant: Variant) -> dict[int, float]:
@@ -135,16 +140,6 @@ def _cover_worthless(policy: JudgingPolicy, view: SeatView, card: int, rng: rand
 
 @trait
 class ValencianDecisions(JudgingPolicy):
-    PARAMS: ClassVar[dict[str, float]] = {
-        "ladder_step": 0.08,
-        "envit_at": 0.8,
-        "envit_falta": 0.97,
-        "envit_raise": 0.9,
-        "envit_call": 0.6,
-        "envit_bluff": 0.05,
-        "cover": 0.5,
-    }
-
     def valencian_turn(self, view: SeatView, rng: random.Random) -> Action:
         """The seat to play: envit first (it comes before the truc), then raise, then play or cover."""
         if len(view.held) == view.cards_dealt:  # the envit is open only before one's first card
