@@ -272,6 +272,189 @@ def simulate(
     )
 
 
+# Options the experiment commands share (match, tournament, sweep): declared once.
+_Variant = Annotated[str, typer.Option(metavar="NAME", help="Variant to play; see `truc variants`.")]
+_Players = Annotated[int | None, typer.Option(metavar="N", help="Number of players (same as --option players=N).")]
+_Options = Annotated[
+    list[str],
+    typer.Option("--option", metavar="KEY=VALUE", help="Variant option key=value, repeatable; see `truc variants`."),
+]
+_PairedGames = Annotated[
+    int,
+    typer.Option(
+        metavar="N",
+        help="Games per match, an even number: they are played in pairs on the same cards with the seats swapped "
+        "(in French Truc played in rubbers, N counts rubbers).",
+    ),
+]
+_Seed = Annotated[int, typer.Option(metavar="N", help="Run seed; every pair's game seed derives from it.")]
+_Workers = Annotated[
+    int | None,
+    typer.Option(
+        metavar="W",
+        help="Worker processes; the results do not depend on it.  [default: every usable core]",
+        show_default=False,
+    ),
+]
+_Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="table, csv (the main table) or json.")]
+_Overwrite = Annotated[
+    bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or this command's own output.")
+]
+_Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+_Unpaired = Annotated[
+    bool,
+    typer.Option(
+        "--unpaired", help="Play the second game of each pair on a seed of its own (to measure what pairing gains)."
+    ),
+]
+
+
+def _experiment_settings(
+    variant: str, players: int | None, option: list[str], games: int, seed: int, workers: int | None, unpaired: bool
+) -> Any:
+    from pipeline.experiments.designs import Settings
+
+    options = _pairs(option, "--option")
+    if players is not None:
+        if options.get("players", str(players)) != str(players):
+            _fail(f"--players {players} disagrees with --option players={options['players']}")
+        options["players"] = str(players)
+    command = shlex.join(["truc", *sys.argv[1:]])
+    return Settings(variant, games, seed, options, workers, command, not unpaired)
+
+
+def _experiment_progress(quiet: bool, settings: Any, matches: int) -> Any:
+    """The progress bar of an experiment: games played out of those its matches play (at least, in rubbers)."""
+    from pipeline.experiments.runner import total_games, two_sided_config
+
+    total = total_games(matches, settings.games // 2, two_sided_config(settings.variant, settings.options))
+    return _progress(quiet, "playing"), total
+
+
+@command(short_help="Two policies head to head, in pairs of games on the same cards.")
+@clean_errors
+def match(
+    a: Annotated[str, typer.Option("--a", metavar="SPEC", help="Policy A: NAME[:k=v,...]; see `truc policies`.")],
+    b: Annotated[str, typer.Option("--b", metavar="SPEC", help="Policy B, the one A is measured against.")],
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create; its manifest holds the result.")],
+    variant: _Variant = "catalan",
+    players: _Players = None,
+    option: _Options = [],  # noqa: B006 (typer reads the default; it is never mutated)
+    games: _PairedGames = 10_000,
+    seed: _Seed = 0,
+    workers: _Workers = None,
+    format: _Format = "table",
+    overwrite: _Overwrite = False,
+    quiet: _Quiet = False,
+    unpaired: _Unpaired = False,
+) -> None:
+    """Play policy A against policy B and say which wins more games, by how much, and how sure that is.
+
+    Games come in pairs: the same game seed deals the same cards to the same seats in every hand, and the
+    seats are swapped (A holds one team, B the other, then the reverse). The verdict is about games won,
+    with a 95% t-interval and a paired t-test over the pairs; the points margin is given beside it."""
+    from pipeline.experiments.designs import run_match
+    from pipeline.experiments.outputs import match_output
+    from pipeline.stats import check_format
+
+    check_format(format)
+    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
+    bar, total = _experiment_progress(quiet, settings, 1)
+    with bar as update:
+        played = None if update is None else functools.partial(_games_done, update, total)
+        result = run_match(settings, a, b, out, overwrite=overwrite, progress=played)
+    typer.echo(match_output(result, format, str(out)))
+
+
+@command(short_help="Several policies, every pair in a paired match: ratings and the meta-game.")
+@clean_errors
+def tournament(
+    policy: Annotated[
+        list[str], typer.Option("--policy", metavar="SPEC", help="An entrant: NAME[:k=v,...], repeated (at least 2).")
+    ],
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Folder to create: one dataset per match, experiment.json.")],
+    variant: _Variant = "catalan",
+    players: _Players = None,
+    option: _Options = [],  # noqa: B006
+    games: _PairedGames = 2000,
+    seed: _Seed = 0,
+    workers: _Workers = None,
+    format: _Format = "table",
+    overwrite: _Overwrite = False,
+    quiet: _Quiet = False,
+    unpaired: _Unpaired = False,
+) -> None:
+    """Round robin: every pair of entrants plays a paired match of --games games, all on the same seeds.
+
+    Prints each entrant's Bradley-Terry rating (Elo points, mean 0, 95% bootstrap interval), its weight in the
+    Nash mixture of the meta-game (payoff: win rate minus 1/2), its exploitability within the population (the
+    best entrant's win rate against it, minus 1/2) and the win-rate matrix."""
+    from pipeline.experiments.designs import run_tournament
+    from pipeline.experiments.outputs import tournament_output
+    from pipeline.stats import check_format
+
+    check_format(format)
+    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
+    bar, total = _experiment_progress(quiet, settings, len(policy) * (len(policy) - 1) // 2)
+    with bar as update:
+        played = None if update is None else functools.partial(_games_done, update, total)
+        found = run_tournament(settings, policy, out, overwrite=overwrite, progress=played)
+    typer.echo(tournament_output(found, format, str(out)))
+
+
+@command(short_help="A grid of one policy's parameters against an opponent (or itself).")
+@clean_errors
+def sweep(
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            metavar="KEY=VALUES",
+            help="A parameter and its values: KEY=START:STOP:STEP (both ends included) or KEY=V1,V2,...; repeatable "
+            "(the grid is every combination).",
+        ),
+    ],
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Folder to create: one dataset per match, experiment.json.")],
+    policy: Annotated[str, typer.Option(metavar="SPEC", help="The policy whose parameters vary: NAME[:k=v,...].")] = (
+        "threshold"
+    ),
+    against: Annotated[
+        str,
+        typer.Option(metavar="SPEC", help="The opponent of every grid point, or `self`: the points play each other."),
+    ] = "threshold",
+    variant: _Variant = "catalan",
+    players: _Players = None,
+    option: _Options = [],  # noqa: B006
+    games: _PairedGames = 2000,
+    seed: _Seed = 0,
+    workers: _Workers = None,
+    format: _Format = "table",
+    overwrite: _Overwrite = False,
+    quiet: _Quiet = False,
+    unpaired: _Unpaired = False,
+) -> None:
+    """Every grid point plays a paired match of --games games against --against, all on the same seeds.
+
+    Prints each point's win rate and points margin with 95% intervals, and the best point by games won, played
+    again on fresh seeds: its win rate there, minus 1/2, is the opponent's best-response margin within this
+    family of bots (the best of many noisy estimates is biased upward; fresh games are not). Against `self`,
+    the points play one another and the grid's Nash mixture is given."""
+    from pipeline.experiments.designs import SELF, grid, parse_vary, run_sweep
+    from pipeline.experiments.outputs import sweep_output
+    from pipeline.stats import check_format
+
+    check_format(format)
+    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
+    axes = [parse_vary(item) for item in vary]
+    points = len(grid(policy, axes)[1])
+    matches = points * (points - 1) // 2 if against.strip().lower() == SELF else points + 1
+    bar, total = _experiment_progress(quiet, settings, matches)
+    with bar as update:
+        played = None if update is None else functools.partial(_games_done, update, total)
+        found = run_sweep(settings, policy, axes, against, out, overwrite=overwrite, progress=played)
+    typer.echo(sweep_output(found, format, str(out)))
+
+
 @command("import", short_help="Read .truc hand histories into a dataset.")
 @clean_errors
 def import_(

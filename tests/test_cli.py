@@ -18,7 +18,21 @@ from pipeline import __version__, accel
 from pipeline.cli import app
 
 runner = CliRunner()
-COMMANDS = ["variants", "policies", "simulate", "import", "check", "export", "datasets", "stats", "sql", "report"]
+COMMANDS = [
+    "variants",
+    "policies",
+    "simulate",
+    "match",
+    "tournament",
+    "sweep",
+    "import",
+    "check",
+    "export",
+    "datasets",
+    "stats",
+    "sql",
+    "report",
+]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 HISTORIES = Path(__file__).resolve().parent / "data"
 
