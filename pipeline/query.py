@@ -30,6 +30,12 @@ class QueryError(StatsError):
     """The query itself is wrong (syntax, an unknown table or column, a type error): DuckDB's message."""
 
 
+READ_ERRORS = (duckdb.IOException, duckdb.InvalidInputException, duckdb.InternalException)
+"""DuckDB's errors that a broken file may cause (a corrupt page: "ZSTD Decompression failure"; its
+error of no kind: "Out of buffer"), which a query's own mistakes do not: after one of them the files are read to find one that is broken, named by
+``store.unreadable_part``."""
+
+
 def query_text(sql: str | None, file: Path | None, stdin: TextIO) -> str:
     """The query to run: ``sql`` as given (``-``: read from ``stdin``), or the text of ``file``; exactly
     one of the two."""
@@ -58,12 +64,17 @@ def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:
     ``store.DatasetError`` when a folder is missing, incomplete or unreadable (``stats.staged``)."""
     if not sql.strip():
         raise QueryError("the query is empty: give SQL, e.g. 'select variant, count(*) from games group by 1'")
-    with staged(store.dataset_folders(data)) as con:
+    folders = store.dataset_folders(data)
+    with staged(folders) as con:
         for table, view in TABLE_VIEWS.items():
             con.execute(f"create view {table} as select * from {view}")
         try:
             return interruptible(con, lambda: _result(con, sql))
         except duckdb.Error as exc:
+            if isinstance(exc, READ_ERRORS) or type(exc) is duckdb.Error:
+                broken = store.unreadable_part(folders)
+                if broken is not None:
+                    raise broken from exc
             raise QueryError(f"query: {one_line(exc)}") from exc
 
 

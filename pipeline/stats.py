@@ -365,9 +365,7 @@ def staged(folders: Sequence[Path]) -> Iterator[duckdb.DuckDBPyConnection]:
             create_staging(con, folders)
             yield con
         except duckdb.Error as exc:
-            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            where = ", ".join(str(f) for f in folders)
-            raise store.DatasetError(f"cannot read dataset {where}: {first_line}") from exc
+            raise store.read_error(folders, exc) from exc
 
 
 def compute_each(

@@ -744,6 +744,33 @@ def _replaced(folders: Sequence[Path]) -> DatasetError:
     return DatasetError(f"{names} was replaced while this command read it: run the command again")
 
 
+def read_error(folders: Sequence[Path], error: BaseException) -> DatasetError:
+    """The error for a read of the datasets ``folders`` that failed (DuckDB's, while a query read them):
+    the first part that cannot be read whole, by name, when there is one (DuckDB may say only "ZSTD
+    Decompression failure" or "Out of buffer", naming no file); else the error's first line, naming the
+    folders. Every part is read to find it: this is only done once a read has failed."""
+    broken = unreadable_part(folders)
+    if broken is not None:
+        return broken
+    text = str(error).strip()
+    first_line = text.splitlines()[0] if text else type(error).__name__
+    return DatasetError(f"cannot read dataset {', '.join(str(folder) for folder in folders)}: {first_line}")
+
+
+def unreadable_part(folders: Sequence[Path]) -> DatasetError | None:
+    """The error naming the first Parquet file of ``folders`` that cannot be read whole (its footer may be
+    sound while a page is corrupt, which ``check_dataset`` does not read); None when each reads."""
+    for folder in folders:
+        for table in TABLES:
+            for part in table_files(folder, table):
+                try:
+                    for _ in pq.ParquetFile(part).iter_batches():
+                        pass
+                except (OSError, pa.ArrowException) as exc:
+                    return DatasetError(f"{part} is not a readable Parquet file: {exc}")
+    return None
+
+
 def expand_datasets(paths: Sequence[Path]) -> list[Path]:
     """The datasets named by ``paths``: a dataset folder stands for itself; a folder without a manifest
     (several runs written into one folder, or folders of such folders) stands for every dataset below it,

@@ -325,3 +325,21 @@ def test_an_output_on_a_read_only_disk_is_told_as_such(
     result = _truc(command, *args, "--out", str(out))
     assert result.returncode == 1
     assert result.stderr == f"error: cannot write {out}: Read-only file system\n"
+
+
+def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
+    """A part whose footer is sound but a page is corrupt passes ``check_dataset`` (which reads footers);
+    DuckDB then said "Out of buffer" or "ZSTD Decompression failure" with no file's name. The report and
+    ``truc sql`` name the part."""
+    data = tmp_path / "d"
+    simulate(SimulationSpec("catalan", 300, 3, {"players": "2"}), data)
+    part = data / "hands" / "part-00000.parquet"
+    content = bytearray(part.read_bytes())
+    for offset in range(len(content) // 3, len(content) // 3 + 100):
+        content[offset] ^= 0xFF
+    part.write_bytes(bytes(content))
+    store.check_dataset(data)
+    for command in (["report", "--out", str(tmp_path / "r"), "--quiet"], ["sql", "select * from hands"]):
+        result = _truc(*command, "--data", str(data))
+        assert result.returncode == 1
+        assert result.stderr.startswith(f"error: {part} is not a readable Parquet file: "), result.stderr
