@@ -87,6 +87,7 @@ class Statistic:
     columns: tuple[str, ...]  # every output column, in order
     parameters: tuple[Parameter, ...] = ()
     variants: tuple[str, ...] = ()  # the variants it counts, when not every one
+    mirrored: tuple[str, ...] = ()  # the results a mirror row (column ``mirror`` true) leaves null
 
     @property
     def sql_path(self) -> Path:
@@ -100,10 +101,25 @@ class Statistic:
 
 
 _WILSON = ("ci_low", "ci_high")
+MIRROR = "mirror"
+"""The column that marks a row whose policy played itself (the same bot on several sides of the same games or
+hands): its results hold by construction, so the statistic leaves them null and ``render``'s table reads
+"mirror" in those cells."""
 
 STATISTICS: dict[str, Statistic] = {
     s.name: s
     for s in (
+        Statistic(
+            "game_results",
+            "How each policy fares over whole games: games won with its interval, the mean final margin, "
+            "French matches; a policy that played itself is marked mirror.",
+            keys=("variant", "players", "policy", MIRROR),
+            columns=(
+                "variant", "players", "policy", MIRROR, "games", "games_won", "win_rate", *_WILSON,
+                "mean_margin", "margin_ci_low", "margin_ci_high", "unit", "matches", "matches_won",
+            ),
+            mirrored=("win_rate", *_WILSON, "mean_margin", "margin_ci_low", "margin_ci_high"),
+        ),
         Statistic(
             "first_trick_value",
             "How much winning trick 1 is worth: win rate and mean points of the team that won it vs lost it.",
@@ -119,9 +135,9 @@ STATISTICS: dict[str, Statistic] = {
             "bluff_success",
             "Raises made with a hand below the strength threshold: how often, how often folded to, "
             "how they fare when called.",
-            keys=("variant", "players", "stake"),
+            keys=("variant", "players", "policy", "stake"),
             columns=(
-                "variant", "players", "stake", "raises", "bluffs",
+                "variant", "players", "policy", "stake", "raises", "bluffs",
                 "bluff_rate", "bluff_ci_low", "bluff_ci_high",
                 "folded", "success_rate", "success_ci_low", "success_ci_high",
                 "called", "called_won", "called_won_rate", "called_won_ci_low", "called_won_ci_high",
@@ -141,8 +157,8 @@ STATISTICS: dict[str, Statistic] = {
         Statistic(
             "fold_rates",
             "Fold rate when facing a raise, by stake and by the answering seat's strength decile.",
-            keys=("variant", "players", "stake", "decile"),
-            columns=("variant", "players", "stake", "decile", "facing", "folds", "fold_rate", *_WILSON),
+            keys=("variant", "players", "policy", "stake", "decile"),
+            columns=("variant", "players", "policy", "stake", "decile", "facing", "folds", "fold_rate", *_WILSON),
         ),
         Statistic(
             "mano_advantage",
@@ -171,25 +187,26 @@ STATISTICS: dict[str, Statistic] = {
         Statistic(
             "strength_curve",
             "Win rate and mean net points of a seat's team by the seat's hand-strength decile.",
-            keys=("variant", "players", "decile"),
-            columns=("variant", "players", "decile", "n", "wins", "p_win", *_WILSON, "mean_net_points"),
+            keys=("variant", "players", "policy", "decile"),
+            columns=("variant", "players", "policy", "decile", "n", "wins", "p_win", *_WILSON, "mean_net_points"),
         ),
         Statistic(
             "player_results",
             "How each player (an imported game's seat name) or bot (a simulated seat's policy) fares: hands "
             "won, net points, raises, folds when facing a raise.",
-            keys=("variant", "players", "player"),
+            keys=("variant", "players", "player", MIRROR),
             columns=(
-                "variant", "players", "player", "hands", "random_bot_hands", "decided", "wins", "win_rate", *_WILSON,
-                "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate",
+                "variant", "players", "player", MIRROR, "hands", "random_bot_hands", "decided", "wins", "win_rate",
+                *_WILSON, "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate",
             ),
+            mirrored=("win_rate", *_WILSON, "mean_net_points"),
         ),
         Statistic(
             "raise_rates",
             "How often a seat raises when it may, on its own move or in answer to a raise.",
-            keys=("variant", "players", "decision", "stake", "trick_no"),
+            keys=("variant", "players", "policy", "decision", "stake", "trick_no"),
             columns=(
-                "variant", "players", "decision", "stake", "trick_no",
+                "variant", "players", "policy", "decision", "stake", "trick_no",
                 "chances", "count", "rate", *_WILSON,
             ),
         ),
@@ -197,9 +214,9 @@ STATISTICS: dict[str, Statistic] = {
             "envit",
             "Valencian envit: call rate, answers by rung, caller's win rate by envit value, envit bluffs, "
             "stones won by envit vs tricks.",
-            keys=("variant", "players", "measure", "level"),
+            keys=("variant", "players", "policy", "measure", "level"),
             columns=(
-                "variant", "players", "measure", "level", "n", "count", "rate", *_WILSON, "mean",
+                "variant", "players", "policy", "measure", "level", "n", "count", "rate", *_WILSON, "mean",
             ),
             parameters=(
                 Parameter(
@@ -217,17 +234,17 @@ STATISTICS: dict[str, Statistic] = {
             "trut",
             "Trut family: trut rate, folds by answering position, truts out of turn, fortial and trut "
             "d'office outcomes, hold and sing rates, chanson card counts.",
-            keys=("variant", "players", "measure", "level", "trick_no"),
+            keys=("variant", "players", "policy", "measure", "level", "trick_no"),
             columns=(
-                "variant", "players", "measure", "level", "trick_no", "n", "count", "rate", *_WILSON,
+                "variant", "players", "policy", "measure", "level", "trick_no", "n", "count", "rate", *_WILSON,
             ),
             variants=("trut", "trut-gatinaise", "trut-gatine"),
         ),
         Statistic(
             "french",
             "French Truc: redeal rate and refusals, raise sizes, the reste's frequency and outcome.",
-            keys=("variant", "players", "measure", "size"),
-            columns=("variant", "players", "measure", "size", "n", "count", "rate", *_WILSON),
+            keys=("variant", "players", "policy", "measure", "size"),
+            columns=("variant", "players", "policy", "measure", "size", "n", "count", "rate", *_WILSON),
             variants=("french",),
         ),
         Statistic(
@@ -242,7 +259,7 @@ STATISTICS: dict[str, Statistic] = {
             "game length.",
             keys=("variant", "players"),
             columns=(
-                "variant", "players", "sides", "unit", "games", "hands", "mean_hands_per_game",
+                "variant", "players", "sides", "unit", "policies", "games", "hands", "mean_hands_per_game",
                 "first_trick_hands", "first_trick_win_rate", "first_trick_ci_low", "first_trick_ci_high",
                 "first_trick_value",
                 "raises", "bluffs", "bluff_rate", "bluff_ci_low", "bluff_ci_high",
@@ -546,8 +563,9 @@ def why_empty(name: str) -> str:
 
 def check_columns(statistic: Statistic, columns: Sequence[str]) -> list[str]:
     """The columns of ``statistic`` named in ``columns`` (each once, in that order), all of them when none is
-    named: a statistic of 37 columns is hard to read as a table. An unknown name is a ``StatsError``
-    listing the statistic's columns, raised before any data is read."""
+    named: a statistic of 37 columns is hard to read as a table. A column that a mirror row leaves null
+    (``Statistic.mirrored``) brings ``mirror`` along, last, when it is not named. An unknown name is a
+    ``StatsError`` listing the statistic's columns, raised before any data is read."""
     unknown = [column for column in columns if column not in statistic.columns]
     if unknown:
         raise StatsError(
@@ -555,7 +573,10 @@ def check_columns(statistic: Statistic, columns: Sequence[str]) -> list[str]:
             f"{', '.join(repr(c) + did_you_mean(c, statistic.columns) for c in unknown)}; "
             f"columns: {', '.join(statistic.columns)}"
         )
-    return list(dict.fromkeys(columns)) or list(statistic.columns)
+    selected = list(dict.fromkeys(columns)) or list(statistic.columns)
+    if MIRROR not in selected and any(column in statistic.mirrored for column in selected):
+        selected.append(MIRROR)  # a result left null on a mirror row must say why
+    return selected
 
 
 def describe(name: str) -> str:
@@ -580,12 +601,14 @@ def check_format(format: str) -> str:
 def render(frame: pl.DataFrame, format: str = "table") -> str:
     """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
     row objects on one line, written by polars: nulls, NaN and infinity (which JSON lacks) as null, decimals as
-    numbers, dates as text)."""
+    numbers, dates as text). In the table, the results a mirror row leaves null read ``mirror``
+    (``_say_mirror``); csv and json have the ``mirror`` column itself (``"mirror": true``)."""
     if check_format(format) == "csv":
         return frame.write_csv().rstrip("\n")
     if format == "json":
         decimals = [name for name, dtype in frame.schema.items() if dtype.is_decimal()]
         return frame.with_columns(pl.col(decimals).cast(pl.Float64)).write_json()
+    frame = _say_mirror(frame)
     texts = pl.col(pl.String)
     for character, escaped in MARKDOWN_ESCAPES:
         texts = texts.str.replace_all(character, escaped, literal=True)
@@ -600,6 +623,30 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
         fmt_str_lengths=200,
     ):
         return str(frame)
+
+
+MIRRORED_COLUMNS: Final = frozenset(column for statistic in STATISTICS.values() for column in statistic.mirrored)
+"""Every column that some statistic leaves null on a mirror row."""
+
+
+def _say_mirror(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with the cells a mirror row leaves null (``MIRRORED_COLUMNS``, in rows whose boolean ``mirror``
+    is true) reading ``mirror``: such a column becomes text, its numbers rounded to 6 decimals as the table
+    shows them."""
+    if frame.schema.get(MIRROR) != pl.Boolean:
+        return frame
+    said = []
+    for name, dtype in frame.schema.items():
+        if name not in MIRRORED_COLUMNS:
+            continue
+        value = pl.col(name).round(6) if dtype.is_float() else pl.col(name)
+        said.append(
+            pl.when(pl.col(MIRROR).fill_null(False) & pl.col(name).is_null())
+            .then(pl.lit(MIRROR))
+            .otherwise(value.cast(pl.String))
+            .alias(name)
+        )
+    return frame.with_columns(said)
 
 
 MARKDOWN_ESCAPES = (("|", r"\|"), ("\n", r"\n"))

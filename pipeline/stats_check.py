@@ -99,6 +99,33 @@ def other_points(team: pl.Expr) -> pl.Expr:
     return (total - team_points(team)).cast(pl.Float64) / (pl.col("sides") - 1).cast(pl.Float64)
 
 
+def seat_policy() -> pl.Expr:
+    """A seat's policy label (the macro seat_policy): its policy, else its player name, else seatN."""
+    return pl.coalesce("policy", "player", pl.lit("seat") + pl.col("seat").cast(pl.String))
+
+
+def seat_policies(t: Tables) -> pl.DataFrame:
+    """Every seat-hand's policy label: HAND, seat and policy."""
+    return t["seats"].select(*HAND, "seat", seat_policy().alias("policy"))
+
+
+def side_policies(t: Tables) -> pl.DataFrame:
+    """One row per side of a game, as int_side_policies: its seats' labels on hand 1, each once, in the order
+    of its first seat, joined by ' + '; and how many sides of the game carry the same label."""
+    game = ["dataset", "game_id"]
+    labels = (
+        t["seats"]
+        .filter(pl.col("hand_no") == 1)
+        .with_columns(seat_policy().alias("label"))
+        .group_by(*game, "team", "label")
+        .agg(pl.col("seat").min().alias("first_seat"))
+        .sort([*game, "team", "first_seat"])
+        .group_by(*game, "team", maintain_order=True)
+        .agg(pl.col("label").str.join(" + ").alias("policy"))
+    )
+    return labels.with_columns(pl.len().over(*game, "policy").cast(pl.Int64).alias("sides_held"))
+
+
 def envit_steps(t: Tables) -> pl.DataFrame:
     """The envit-ladder rows (calls, and the accept/fold/call right after a call), as int_envit_steps."""
     ladder = (
@@ -210,7 +237,11 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
         .agg((pl.col("verb") == "fold").all().alias("all_folded"))
         .rename({"raise_seq": "seq"})
     )
-    seats = t["seats"].select(*HAND, "seat", "strength_pct").filter(pl.col("strength_pct").is_not_null())
+    seats = (
+        t["seats"]
+        .select(*HAND, "seat", "strength_pct", seat_policy().alias("policy"))
+        .filter(pl.col("strength_pct").is_not_null())
+    )
     raises = (
         t["events"].filter(pl.col("kind") == "raise")
         .join(forced_raises(t), on=[*HAND, "seq"], how="anti")
@@ -228,7 +259,7 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
         )
     )  # fmt: skip
     bluff = pl.col("bluff")
-    per_stake = raises.group_by([*GROUP, "stake"]).agg(
+    per_stake = raises.group_by([*GROUP, "policy", "stake"]).agg(
         pl.len().cast(pl.Int64).alias("raises"),
         count(bluff).alias("bluffs"),
         count(bluff & pl.col("was_folded")).alias("folded"),
@@ -244,9 +275,9 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
     )
     return _finish(
         result,
-        [*GROUP, "stake"],
+        [*GROUP, "policy", "stake"],
         [
-            "variant", "players", "stake", "raises", "bluffs", "bluff_rate", "bluff_ci_low",
+            "variant", "players", "policy", "stake", "raises", "bluffs", "bluff_rate", "bluff_ci_low",
             "bluff_ci_high", "folded", "success_rate", "success_ci_low", "success_ci_high", "called",
             "called_won", "called_won_rate", "called_won_ci_low", "called_won_ci_high",
             "net_points_per_bluff",
@@ -261,26 +292,34 @@ def fold_rates(t: Tables) -> pl.DataFrame:
         .select(*HAND, pl.col("seq").alias("raise_seq"), pl.col("stake_after").alias("stake"))
     )
     games = t["games"].select("dataset", "game_id", "variant", "players")
-    seats = t["seats"].select(*HAND, "seat", "strength_pct")
+    seats = t["seats"].select(*HAND, "seat", "strength_pct", "policy", "player")
     facing = (
         _faced_raise(t)
         .select(*HAND, "seat", "verb", "raise_seq")
         .join(raise_stakes, on=[*HAND, "raise_seq"], how="inner")
         .join(seats, on=[*HAND, "seat"], how="left")
         .join(games, on=["dataset", "game_id"], how="inner")
-        .with_columns(decile("strength_pct").alias("decile"), (pl.col("verb") == "fold").alias("folded"))
+        .with_columns(
+            decile("strength_pct").alias("decile"),
+            (pl.col("verb") == "fold").alias("folded"),
+            seat_policy().alias("policy"),
+        )
     )
     aggregates = [pl.len().cast(pl.Int64).alias("facing"), count(pl.col("folded")).alias("folds")]
-    by_decile = facing.filter(pl.col("decile").is_not_null()).group_by([*GROUP, "stake", "decile"]).agg(aggregates)
+    by_decile = (
+        facing.filter(pl.col("decile").is_not_null()).group_by([*GROUP, "policy", "stake", "decile"]).agg(aggregates)
+    )
     all_deciles = (
-        facing.group_by([*GROUP, "stake"]).agg(aggregates).with_columns(pl.lit(None, pl.Int64).alias("decile"))
+        facing.group_by([*GROUP, "policy", "stake"])
+        .agg(aggregates)
+        .with_columns(pl.lit(None, pl.Int64).alias("decile"))
     )
     counts = pl.concat([by_decile, all_deciles.select(by_decile.columns)])
     result = counts.with_columns(*rate_with_interval("folds", "facing", "fold_rate"))
     return _finish(
         result,
-        [*GROUP, "stake", "decile"],
-        ["variant", "players", "stake", "decile", "facing", "folds", "fold_rate", "ci_low", "ci_high"],
+        [*GROUP, "policy", "stake", "decile"],
+        ["variant", "players", "policy", "stake", "decile", "facing", "folds", "fold_rate", "ci_low", "ci_high"],
     )
 
 
@@ -366,14 +405,14 @@ def strength_curve(t: Tables) -> pl.DataFrame:
     seat_hands = (
         t["seats"]
         .filter(pl.col("strength_pct").is_not_null())
-        .select(*HAND, "team", "strength_pct")
+        .select(*HAND, "team", "strength_pct", seat_policy().alias("policy"))
         .join(hands, on=HAND, how="inner")
         .with_columns(
             decile("strength_pct").alias("decile"),
             (team_points(pl.col("team")) - other_points(pl.col("team"))).alias("net"),
         )
     )
-    per_decile = seat_hands.group_by([*GROUP, "decile"]).agg(
+    per_decile = seat_hands.group_by([*GROUP, "policy", "decile"]).agg(
         pl.len().cast(pl.Int64).alias("n"),
         count(pl.col("team") == pl.col("winner_team")).alias("wins"),
         pl.col("net").mean().alias("mean_net_points"),
@@ -381,8 +420,8 @@ def strength_curve(t: Tables) -> pl.DataFrame:
     result = per_decile.with_columns(*rate_with_interval("wins", "n", "p_win"))
     return _finish(
         result,
-        [*GROUP, "decile"],
-        ["variant", "players", "decile", "n", "wins", "p_win", "ci_low", "ci_high", "mean_net_points"],
+        [*GROUP, "policy", "decile"],
+        ["variant", "players", "policy", "decile", "n", "wins", "p_win", "ci_low", "ci_high", "mean_net_points"],
     )
 
 
@@ -411,20 +450,21 @@ def player_results(t: Tables) -> pl.DataFrame:
     answers = (
         _faced_raise(t).group_by(seat).agg(pl.len().alias("facing"), count(pl.col("verb") == "fold").alias("folds"))
     )
-    # results once per hand and side a player sat for (partners share them), raises and folds per seat
-    results = (
-        seat_hands.unique([*HAND, "team", "player"])
-        .group_by([*GROUP, "player"])
-        .agg(
-            count(pl.col("decided")).alias("decided"),
-            count(pl.col("won")).alias("wins"),
-            pl.col("net").mean().alias("mean_net_points"),
-        )
+    # results once per hand and side a player sat for (partners share them), raises and folds per seat; a
+    # hand where the player held several sides is a mirror, grouped apart
+    sides = seat_hands.unique([*HAND, "team", "player"]).with_columns(
+        (pl.len().over(*HAND, "player") > 1).alias("mirror")
+    )
+    seat_hands = seat_hands.join(sides.select(*HAND, "team", "player", "mirror"), on=[*HAND, "team", "player"])
+    results = sides.group_by([*GROUP, "player", "mirror"]).agg(
+        count(pl.col("decided")).alias("decided"),
+        count(pl.col("won")).alias("wins"),
+        pl.col("net").mean().alias("mean_net_points"),
     )
     per_player = (
         seat_hands.join(raises, on=seat, how="left")
         .join(answers, on=seat, how="left")
-        .group_by([*GROUP, "player"])
+        .group_by([*GROUP, "player", "mirror"])
         .agg(
             pl.len().cast(pl.Int64).alias("hands"),
             count(pl.col("random_bot")).alias("random_bot_hands"),
@@ -432,18 +472,64 @@ def player_results(t: Tables) -> pl.DataFrame:
             pl.col("facing").fill_null(0).sum().cast(pl.Int64).alias("facing"),
             pl.col("folds").fill_null(0).sum().cast(pl.Int64).alias("folds"),
         )
-        .join(results, on=[*GROUP, "player"], how="inner")
+        .join(results, on=[*GROUP, "player", "mirror"], how="inner")
     )
     result = per_player.with_columns(
         *rate_with_interval("wins", "decided", "win_rate"),
         rate("raises", "hands").alias("raises_per_hand"),
         rate("folds", "facing").alias("fold_rate"),
-    )
+    ).with_columns(_unless_mirror("win_rate", "ci_low", "ci_high", "mean_net_points"))
     return _finish(
         result,
-        [*GROUP, "player"],
-        ["variant", "players", "player", "hands", "random_bot_hands", "decided", "wins", "win_rate", "ci_low",
-         "ci_high", "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate"],
+        [*GROUP, "player", "mirror"],
+        ["variant", "players", "player", "mirror", "hands", "random_bot_hands", "decided", "wins", "win_rate",
+         "ci_low", "ci_high", "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate"],
+    )  # fmt: skip
+
+
+def _unless_mirror(*columns: str) -> list[pl.Expr]:
+    """``columns`` left null on the rows whose ``mirror`` is true."""
+    return [pl.when(~pl.col("mirror")).then(pl.col(column)).alias(column) for column in columns]
+
+
+def game_results(t: Tables) -> pl.DataFrame:
+    games = t["games"].filter(pl.col("winner_team").is_not_null())
+    # a side's final score minus the mean of the others': with 2 sides score_team2 is null and counts 0
+    scores = [pl.col("score_team0"), pl.col("score_team1"), pl.col("score_team2").fill_null(0)]
+    own = pl.when(pl.col("team") == 0).then(scores[0]).when(pl.col("team") == 1).then(scores[1]).otherwise(scores[2])
+    side_games = (
+        side_policies(t)
+        .join(games, on=["dataset", "game_id"], how="inner")
+        .with_columns(
+            (pl.col("sides_held") > 1).alias("mirror"),
+            (pl.col("team") == pl.col("winner_team")).alias("won"),
+            (own - (pl.sum_horizontal(scores) - own).cast(pl.Float64) / (pl.col("sides") - 1)).alias("margin"),
+        )
+    )
+    keys = [*GROUP, "policy", "mirror"]
+    per_policy = side_games.group_by(keys).agg(
+        pl.len().cast(pl.Int64).alias("games"),
+        count(pl.col("won")).alias("games_won"),
+        pl.col("margin").mean().alias("mean_margin"),
+        pl.col("margin").std().alias("sd"),
+        pl.col("unit").min(),
+        (pl.col("match_no").count() > 0).alias("in_matches"),
+        count(pl.col("match_winner_team").is_not_null()).alias("matches"),
+        count(pl.col("match_winner_team") == pl.col("team")).alias("matches_won"),
+    )
+    half = Z * pl.col("sd") / pl.col("games").cast(pl.Float64).sqrt()
+    result = per_policy.with_columns(
+        *rate_with_interval("games_won", "games", "win_rate"),
+        (pl.col("mean_margin") - half).alias("margin_ci_low"),
+        (pl.col("mean_margin") + half).alias("margin_ci_high"),
+        pl.when(pl.col("in_matches")).then(pl.col("matches")).alias("matches"),
+        pl.when(pl.col("in_matches")).then(pl.col("matches_won")).alias("matches_won"),
+    ).with_columns(_unless_mirror("win_rate", "ci_low", "ci_high", "mean_margin", "margin_ci_low", "margin_ci_high"))
+    return _finish(
+        result,
+        keys,
+        [*keys, "games", "games_won", "win_rate", "ci_low", "ci_high", "mean_margin", "margin_ci_low",
+         "margin_ci_high", "unit", "matches", "matches_won"],
     )  # fmt: skip
 
 
@@ -455,13 +541,15 @@ def raise_rates(t: Tables) -> pl.DataFrame:
         .join(envit_steps(t).select(*HAND, "seq"), on=[*HAND, "seq"], how="anti")
         .join(forced_raises(t), on=[*HAND, "seq"], how="anti")
         .join(games, on=["dataset", "game_id"], how="inner")
+        .join(t["seats"].select(*HAND, "seat", "policy", "player"), on=[*HAND, "seat"], how="left")
         .with_columns(
+            seat_policy().alias("policy"),
             pl.when(pl.col("answers")).then(pl.lit("accept_and_raise")).otherwise(pl.lit("raise"))
             .alias("decision"),
             pl.col("stake_before").alias("stake"),
         )
     )  # fmt: skip
-    keys = [*GROUP, "decision", "stake", "trick_no"]
+    keys = [*GROUP, "policy", "decision", "stake", "trick_no"]
     per_group = chances.group_by(keys).agg(
         pl.len().cast(pl.Int64).alias("chances"), count(pl.col("kind") == "raise").alias("count")
     )
@@ -510,25 +598,32 @@ def envit(t: Tables, bluff_below: float = 20.0) -> pl.DataFrame:
         steps.filter(pl.col("is_call"))
         .select(*HAND, "seq", "seat", "team", pl.col("verb").alias("rung"))
         .join(hands.select(*HAND, *GROUP, "envit_winner"), on=HAND, how="inner")
-        .join(t["seats"].select(*HAND, "seat", "envit_value"), on=[*HAND, "seat"], how="left")
+        .join(t["seats"].select(*HAND, "seat", "envit_value", "policy", "player"), on=[*HAND, "seat"], how="left")
+        .with_columns(seat_policy().alias("policy"))
         .join(answers, on=[*HAND, "seq"], how="left")
     )
-    called = calls.select(HAND).unique().with_columns(pl.lit(True).alias("called"))
+    called = calls.select(*HAND, "policy").unique().with_columns(pl.lit(True).alias("called"))
+    seated = hands.select(*HAND, *GROUP).join(seat_policies(t), on=HAND, how="inner").unique([*HAND, "policy"])
     parts = [
         _measure(
-            hands.join(called, on=HAND, how="left"), "call", pl.lit(None, pl.String), pl.len(), count(pl.col("called"))
+            seated.join(called, on=[*HAND, "policy"], how="left"), "call", pl.lit(None, pl.String), pl.len(),
+            count(pl.col("called")), by=["policy"],
         )
-    ]
+    ]  # fmt: skip
     for measure, condition in (
         ("accepted", pl.col("answer_verb") == "accept"),
         ("folded", pl.col("answer_verb") == "fold"),
         ("raised", pl.col("answer_is_call")),
     ):
-        parts.append(_measure(calls, measure, pl.col("rung"), pl.len(), count(condition), by=["rung"]))
+        parts.append(_measure(calls, measure, pl.col("rung"), pl.len(), count(condition), by=["policy", "rung"]))
     opening = (
         calls.sort([*HAND, "seq"])
         .group_by(HAND)
-        .agg(pl.col("team").first().alias("caller_team"), pl.col("envit_value").first().alias("caller_value"))
+        .agg(
+            pl.col("team").first().alias("caller_team"),
+            pl.col("envit_value").first().alias("caller_value"),
+            pl.col("policy").first(),
+        )
     )
     settled = (
         opening.join(hands.select(*HAND, *GROUP, "envit_winner", "envit_ended_by"), on=HAND, how="inner")
@@ -537,25 +632,26 @@ def envit(t: Tables, bluff_below: float = 20.0) -> pl.DataFrame:
                       (pl.col("envit_winner") == pl.col("caller_team")).alias("won"))
     )  # fmt: skip
     won = count(pl.col("won"))
-    parts.append(_measure(settled, "caller_won", pl.col("band"), pl.len(), won, by=["band"]))
+    parts.append(_measure(settled, "caller_won", pl.col("band"), pl.len(), won, by=["policy", "band"]))
     accepted = settled.filter(pl.col("envit_ended_by") == "accept")
-    parts.append(_measure(accepted, "caller_won_accepted", pl.col("band"), pl.len(), won, by=["band"]))
+    parts.append(_measure(accepted, "caller_won_accepted", pl.col("band"), pl.len(), won, by=["policy", "band"]))
     known = calls.filter(pl.col("envit_value").is_not_null())
     bluffs = known.filter(pl.col("envit_value") < bluff_below)
     parts.append(_measure(known, "bluff", pl.col("rung"), pl.len(), count(pl.col("envit_value") < bluff_below),
-                          by=["rung"]))  # fmt: skip
+                          by=["policy", "rung"]))  # fmt: skip
     parts.append(_measure(bluffs, "bluff_folded", pl.col("rung"), pl.len(), count(pl.col("answer_verb") == "fold"),
-                          by=["rung"]))  # fmt: skip
+                          by=["policy", "rung"]))  # fmt: skip
     parts.append(_measure(bluffs, "bluff_won", pl.col("rung"), pl.len(),
-                          count(pl.col("envit_winner") == pl.col("team")), by=["rung"]))  # fmt: skip
-    columns = ["variant", "players", "measure", "level", "n", "count"]
+                          count(pl.col("envit_winner") == pl.col("team")), by=["policy", "rung"]))  # fmt: skip
+    columns = ["variant", "players", "policy", "measure", "level", "n", "count"]
     rated = _rate_columns(pl.concat([p.select(columns) for p in parts])).with_columns(
         pl.lit(None, pl.Float64).alias("mean")
     )
     stones = pl.concat(
         [
             hands.group_by(GROUP).agg(
-                pl.lit("stones").alias("measure"), pl.lit(source).alias("level"), pl.len().cast(pl.Int64).alias("n"),
+                pl.lit(None, pl.String).alias("policy"), pl.lit("stones").alias("measure"),
+                pl.lit(source).alias("level"), pl.len().cast(pl.Int64).alias("n"),
                 pl.col(column).sum().cast(pl.Int64).alias("count"),
             )
             for source, column in (("envit", "envit_stones"), ("tricks", "trick_stones"))
@@ -564,30 +660,36 @@ def envit(t: Tables, bluff_below: float = 20.0) -> pl.DataFrame:
         pl.lit(None, pl.Float64).alias("rate"), pl.lit(None, pl.Float64).alias("ci_low"),
         pl.lit(None, pl.Float64).alias("ci_high"), rate("count", "n").alias("mean"),
     )  # fmt: skip
-    keys = ["variant", "players", "measure", "level"]
+    keys = ["variant", "players", "policy", "measure", "level"]
     return _finish(pl.concat([rated, stones.select(rated.columns)]), keys,
                    [*keys, "n", "count", "rate", "ci_low", "ci_high", "mean"])  # fmt: skip
 
 
 def trut(t: Tables) -> pl.DataFrame:
     hands = _hands(t).filter(pl.col("petits_team0").is_not_null())
-    events = t["events"].join(hands.select(*HAND, *GROUP), on=HAND, how="inner")
+    events = (
+        t["events"]
+        .join(hands.select(*HAND, *GROUP), on=HAND, how="inner")
+        .join(seat_policies(t), on=[*HAND, "seat"], how="left")  # a row without a seat has no policy
+    )
     truts = events.filter(pl.col("verb") == "trut")
     no_level = pl.lit(None, pl.String)
-    truted = truts.select(HAND).unique().with_columns(pl.lit(True).alias("truted"))
+    truted = truts.select(*HAND, "policy").unique().with_columns(pl.lit(True).alias("truted"))
     choice = pl.col("special").is_null() | pl.col("special").is_in(["fortial", "fortial_both"])
-    with_choice = hands.filter(choice).join(truted, on=HAND, how="left")
-    parts = [_measure(with_choice, "trut", no_level, pl.len(), count(pl.col("truted")))]
+    seated = hands.filter(choice).join(seat_policies(t), on=HAND, how="inner").unique([*HAND, "policy"])
+    with_choice = seated.join(truted, on=[*HAND, "policy"], how="left")
+    parts = [_measure(with_choice, "trut", no_level, pl.len(), count(pl.col("truted")), by=["policy"])]
 
     answers = (
         _faced_raise(t)
         .join(truts.select(*HAND, *GROUP, pl.col("seq").alias("raise_seq")), on=[*HAND, "raise_seq"], how="inner")
+        .join(seat_policies(t), on=[*HAND, "seat"], how="left")
         .sort([*HAND, "seq"])
         .with_columns(pl.int_range(1, pl.len() + 1).over([*HAND, "raise_seq"]).alias("position"))
     )
     parts.append(
         _measure(answers, "fold_by_position", pl.col("position").cast(pl.String), pl.len(),
-                 count(pl.col("verb") == "fold"), by=["position"])
+                 count(pl.col("verb") == "fold"), by=["policy", "position"])
     )  # fmt: skip
 
     # the seat to play is the trut row's to_play; out of turn, whether the truter had played in the trick
@@ -596,7 +698,7 @@ def trut(t: Tables) -> pl.DataFrame:
         .filter(pl.col("kind") == "play")
         .select(*HAND, "trick_no", pl.col("seq").alias("play_seq"), pl.col("seat").alias("play_seat"))
     )
-    trut_rows = truts.select(*HAND, *GROUP, "seq", "seat", "trick_no", "to_play")
+    trut_rows = truts.select(*HAND, *GROUP, "policy", "seq", "seat", "trick_no", "to_play")
     played_before = (
         trut_rows.join(plays, on=[*HAND, "trick_no"], how="inner")
         .filter((pl.col("play_seq") < pl.col("seq")) & (pl.col("play_seat") == pl.col("seat")))
@@ -611,11 +713,11 @@ def trut(t: Tables) -> pl.DataFrame:
         .otherwise(pl.lit("out_before_card"))
         .alias("timing")
     )  # fmt: skip
-    per_trick = judged.group_by(*GROUP, "trick_no").agg(pl.len().cast(pl.Int64).alias("n"))
+    per_trick = judged.group_by(*GROUP, "policy", "trick_no").agg(pl.len().cast(pl.Int64).alias("n"))
     timing = (
-        judged.group_by(*GROUP, "trick_no", "timing")
+        judged.group_by(*GROUP, "policy", "trick_no", "timing")
         .agg(pl.len().cast(pl.Int64).alias("count"))
-        .join(per_trick, on=[*GROUP, "trick_no"], how="inner", nulls_equal=True)
+        .join(per_trick, on=[*GROUP, "policy", "trick_no"], how="inner", nulls_equal=True)
         .with_columns(pl.lit("timing").alias("measure"), pl.col("timing").alias("level"))
     )
 
@@ -625,6 +727,7 @@ def trut(t: Tables) -> pl.DataFrame:
         .group_by(HAND)
         .agg(
             pl.col("team").first().alias("decider_team"),
+            pl.col("policy").first(),
             pl.col("verb").is_in(["trut", "hold"]).any().alias("took"),
         )
     )
@@ -638,7 +741,7 @@ def trut(t: Tables) -> pl.DataFrame:
     ):
         sample = pl.col("decider_team").is_not_null() | pl.lit(level != "decider_won")
         parts.append(
-            special.group_by(*GROUP, "special")
+            special.group_by(*GROUP, "policy", "special")
             .agg(count(sample).alias("n"), count(condition).alias("count"))
             .with_columns(pl.col("special").alias("measure"), pl.lit(level).alias("level"))
         )
@@ -647,32 +750,46 @@ def trut(t: Tables) -> pl.DataFrame:
     choices = events.join(hands.select(*HAND, "special"), on=HAND, how="inner")
     holds = choices.filter(pl.col("verb").is_in(["hold", "pass"]) & not_fortial)
     sings = choices.filter(pl.col("verb").is_in(["sing", "nosing"]))
-    parts.append(_measure(holds, "hold", no_level, pl.len(), count(pl.col("verb") == "hold")))
-    parts.append(_measure(sings, "sing", no_level, pl.len(), count(pl.col("verb") == "sing")))
+    parts.append(_measure(holds, "hold", no_level, pl.len(), count(pl.col("verb") == "hold"), by=["policy"]))
+    parts.append(_measure(sings, "sing", no_level, pl.len(), count(pl.col("verb") == "sing"), by=["policy"]))
     asks = events.filter(pl.col("verb") == "ask")
-    ask_total = asks.group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("n"))
+    ask_total = asks.group_by(*GROUP, "policy").agg(pl.len().cast(pl.Int64).alias("n"))
     parts.append(
-        asks.group_by(*GROUP, "arg")
+        asks.group_by(*GROUP, "policy", "arg")
         .agg(pl.len().cast(pl.Int64).alias("count"))
-        .join(ask_total, on=GROUP, how="inner")
+        .join(ask_total, on=[*GROUP, "policy"], how="inner", nulls_equal=True)
         .with_columns(pl.lit("chanson_cards").alias("measure"), pl.col("arg").alias("level"))
     )
-    columns = ["variant", "players", "measure", "level", "trick_no", "n", "count"]
+    columns = ["variant", "players", "policy", "measure", "level", "trick_no", "n", "count"]
     no_trick = pl.lit(None, pl.Int64).alias("trick_no")
     frames = [p.with_columns(no_trick).select(columns) for p in parts] + [timing.select(columns)]
-    keys = ["variant", "players", "measure", "level", "trick_no"]
+    keys = ["variant", "players", "policy", "measure", "level", "trick_no"]
     return _finish(_rate_columns(pl.concat(frames)), keys, [*keys, "n", "count", "rate", "ci_low", "ci_high"])
 
 
 def french(t: Tables) -> pl.DataFrame:
-    hands = _hands(t).filter(pl.col("redeals").is_not_null())
-    events = t["events"].join(hands.select(*HAND, *GROUP, "winner_team"), on=HAND, how="inner")
+    policies = seat_policies(t)
+    hands = (
+        _hands(t)
+        .filter(pl.col("redeals").is_not_null())
+        .join(policies.rename({"seat": "eldest"}), on=[*HAND, "eldest"], how="left")
+    )
+    events = (
+        t["events"]
+        .join(hands.select(*HAND, *GROUP, "winner_team"), on=HAND, how="inner")
+        .join(policies, on=[*HAND, "seat"], how="left")
+    )
     no_size = pl.lit(None, pl.Int64)
-    parts = [_measure(hands, "redeal", no_size, pl.len(), count(pl.col("redeals") > 0))]
-    requests = events.filter(pl.col("verb").is_in(["redeal", "refuse"]))
+    parts = [_measure(hands, "redeal", no_size, pl.len(), count(pl.col("redeals") > 0), by=["policy"])]
+    # a refusal answers the latest request before it: its requester's policy, walked forward over the hand
+    requests = (
+        events.filter(pl.col("verb").is_in(["redeal", "refuse"]))
+        .sort([*HAND, "seq"])
+        .with_columns(pl.when(pl.col("verb") == "redeal").then(pl.col("policy")).forward_fill().over(HAND))
+    )
     parts.append(
         _measure(requests, "redeal_refused", no_size, count(pl.col("verb") == "redeal"),
-                 count(pl.col("verb") == "refuse"))
+                 count(pl.col("verb") == "refuse"), by=["policy"])
     )  # fmt: skip
     raises = (
         events.filter(pl.col("verb") == "raise")
@@ -688,14 +805,19 @@ def french(t: Tables) -> pl.DataFrame:
     )  # fmt: skip
     numbered = raises.filter(~pl.col("is_reste"))
     sizes = (
-        numbered.group_by(*GROUP, "size")
+        numbered.group_by(*GROUP, "policy", "size")
         .agg(pl.len().cast(pl.Int64).alias("count"))
-        .join(numbered.group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("n")), on=GROUP, how="inner")
+        .join(
+            numbered.group_by(*GROUP, "policy").agg(pl.len().cast(pl.Int64).alias("n")),
+            on=[*GROUP, "policy"],
+            how="inner",
+            nulls_equal=True,
+        )
         .with_columns(pl.lit("raise_size").alias("measure"))
         .rename({"size": "level"})
     )
     parts.append(sizes)
-    parts.append(_measure(raises, "reste", no_size, pl.len(), count(pl.col("is_reste"))))
+    parts.append(_measure(raises, "reste", no_size, pl.len(), count(pl.col("is_reste")), by=["policy"]))
     outcomes = (
         _faced_raise(t)
         .group_by(*HAND, "raise_seq")
@@ -722,14 +844,14 @@ def french(t: Tables) -> pl.DataFrame:
         ("reste_folded", pl.col("folded")),
         ("reste_raised", pl.col("raised")),
     ):
-        parts.append(_measure(restes, measure, no_size, pl.len(), count(condition)))
+        parts.append(_measure(restes, measure, no_size, pl.len(), count(condition), by=["policy"]))
     parts.append(
         _measure(restes, "reste_won", no_size, count(pl.col("played_on")),
-                 count(pl.col("played_on") & pl.col("raiser_won")))
+                 count(pl.col("played_on") & pl.col("raiser_won")), by=["policy"])
     )  # fmt: skip
-    columns = ["variant", "players", "measure", "size", "n", "count"]
+    columns = ["variant", "players", "policy", "measure", "size", "n", "count"]
     frames = [p.rename({"level": "size"}).select(columns) for p in parts]
-    keys = ["variant", "players", "measure", "size"]
+    keys = ["variant", "players", "policy", "measure", "size"]
     return _finish(_rate_columns(pl.concat(frames)), keys, [*keys, "n", "count", "rate", "ci_low", "ci_high"])
 
 
@@ -790,8 +912,17 @@ def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
         "hands", "complete_hands", "first_trick_hands", "won_by_first", "won_by_other", "decided_hands",
         "eldest_wins", "tricks", "tied_tricks", "raises", "bluffs", "bluffs_folded", "facing", "folds",
     ]  # fmt: skip
+    group_policies = (
+        t["seats"]
+        .filter(pl.col("hand_no") == 1)
+        .join(t["games"].select("dataset", "game_id", *GROUP), on=["dataset", "game_id"])
+        .group_by(GROUP)
+        .agg(seat_policy().n_unique().cast(pl.Int64).alias("policies"))
+    )
     figures = (
-        games.join(hand_figures, on=GROUP, how="left")
+        games.join(group_policies, on=GROUP, how="left")
+        .with_columns(pl.col("policies").fill_null(0))
+        .join(hand_figures, on=GROUP, how="left")
         .join(bluff_figures, on=GROUP, how="left")
         .join(fold_figures, on=GROUP, how="left")
         .with_columns(pl.col(c).fill_null(0) for c in counts)
@@ -818,7 +949,7 @@ def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
 
 
 _COMPARISON_COLUMNS = (
-    "variant", "players", "sides", "unit", "games", "hands", "mean_hands_per_game",
+    "variant", "players", "sides", "unit", "policies", "games", "hands", "mean_hands_per_game",
     "first_trick_hands", "first_trick_win_rate", "first_trick_ci_low", "first_trick_ci_high", "first_trick_value",
     "raises", "bluffs", "bluff_rate", "bluff_ci_low", "bluff_ci_high",
     "bluffs_folded", "bluff_success_rate", "bluff_success_ci_low", "bluff_success_ci_high",
@@ -829,6 +960,7 @@ _COMPARISON_COLUMNS = (
 
 
 CHECKS: dict[str, Callable[..., pl.DataFrame]] = {
+    "game_results": game_results,
     "first_trick_value": first_trick_value,
     "bluff_success": bluff_success,
     "fold_rates": fold_rates,

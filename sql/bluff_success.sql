@@ -1,6 +1,7 @@
 -- bluff_success: how often raises are bluffs, and how bluffs fare.
 --
--- Grain: one row per (variant, players, stake), stake = the raise's level (its stake_after); only
+-- Grain: one row per (variant, players, policy, stake), stake = the raise's level (its stake_after),
+-- policy = the raising seat's (seat_policy in sql/staging.sql: two bots' raises are never pooled); only
 -- stakes raised to by a seat of known strength get a row.
 -- Population: events rows with kind = 'raise' whose raising seat has a known strength_pct (seats
 -- joined on dataset, game_id, hand_no, seat). Raises by seats of unknown strength are left out
@@ -16,6 +17,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
+--   policy                     the raising seat's policy label
 --   stake                      the level raised to
 --   raises                     raises by seats of known strength (the sample size of bluff_rate)
 --   bluffs                     those with strength_pct < $threshold
@@ -51,6 +53,7 @@ raises as (
         events.seq,
         events.team as raiser_team,
         events.stake_after as stake,
+        seat_policy(seats.policy, seats.player, events.seat) as policy,
         seats.strength_pct
     from stg_events as events
     inner join stg_seats as seats using (dataset, game_id, hand_no, seat)
@@ -70,6 +73,7 @@ judged_raises as (
     select
         games.variant,
         games.players,
+        answered_raises.policy,
         answered_raises.stake,
         answered_raises.strength_pct < $threshold as is_bluff,
         answered_raises.all_folded as was_folded,
@@ -88,6 +92,7 @@ per_stake as (
     select
         variant,
         players,
+        policy,
         stake,
         count(*) as raises,
         count(*) filter (where is_bluff) as bluffs,
@@ -96,12 +101,13 @@ per_stake as (
         count(*) filter (where is_bluff and was_called and raiser_won) as called_won,
         avg(net_points) filter (where is_bluff) as net_points_per_bluff
     from judged_raises
-    group by variant, players, stake
+    group by variant, players, policy, stake
 )
 
 select
     variant,
     players,
+    policy,
     stake,
     raises,
     bluffs,
@@ -119,4 +125,4 @@ select
     wilson_high(called_won, called) as called_won_ci_high,
     net_points_per_bluff
 from per_stake
-order by variant, players, stake nulls last
+order by variant, players, policy nulls last, stake nulls last

@@ -1,7 +1,11 @@
 -- envit: the valencian side bet on the best suit holding: how often it is called, how each call is
 -- answered, who wins it by the caller's envit value, envit bluffs, and the stones it brings.
 --
--- Grain: one row per (variant, players, measure, level); only combinations that occur.
+-- Grain: one row per (variant, players, policy, measure, level); only combinations that occur.
+-- policy (seat_policy in sql/staging.sql) is that of the seat whose move the row's sample counts: the
+-- caller for the measures of calls (how its calls were answered, won, bluffed), so two bots are never
+-- pooled; for 'call', whose sample is hands, each policy seated in the hand; NULL for 'stones', a
+-- measure of the hand rather than of a seat's choice.
 -- Population: hands with cames_after_team0 not null (the valencian scoring column; every other
 -- variant leaves it null and gets no rows). Calls and answers are the rows of int_envit_steps (see
 -- sql/staging.sql): a call is a row with verb envit, torne, falta or envit-falta; its answer is the
@@ -9,18 +13,20 @@
 -- (a record that stops) is counted in n but is none of accepted, folded, raised. A seat's envit value
 -- is seats.envit_value; the opening call is the hand's first call.
 --
---   measure 'call'            level NULL. n = hands; count = hands with at least one call.
+--   measure 'call'            level NULL. n = hands in which the policy held a seat; count = those in
+--                             which a seat of the policy made a call.
 --   measure 'accepted', 'folded', 'raised'
 --                             level = the call's verb (the rung: envit, torne, falta, envit-falta).
---                             n = calls at that rung; count = those answered by accept / fold / a call.
+--                             n = the policy's calls at that rung; count = those answered by accept /
+--                             fold / a call.
 --   measure 'caller_won'      level = band of the opening caller's envit value ('0-19', '20-25',
---                             '26-28', '29-30', '31-33'). n = hands whose envit was settled
---                             (envit_winner not null) and whose opening caller's value is known;
---                             count = those where envit_winner is the opening caller's team.
+--                             '26-28', '29-30', '31-33'); policy = the opening caller's. n = hands whose
+--                             envit was settled (envit_winner not null) and whose opening caller's value
+--                             is known; count = those where envit_winner is the opening caller's team.
 --   measure 'caller_won_accepted'
 --                             the same over the envits settled by comparing values
 --                             (envit_ended_by = 'accept').
---   measure 'bluff'           level = rung. n = calls at that rung by seats of known envit value;
+--   measure 'bluff'           level = rung. n = the policy's calls at that rung by seats of known envit value;
 --                             count = those with envit_value < $bluff_below.
 --   measure 'bluff_folded'    level = rung. n = bluffs at that rung; count = bluffs answered by a fold
 --                             (their success).
@@ -33,6 +39,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
+--   policy                     the policy label of the seat the sample counts (above); NULL for 'stones'
 --   measure                    see above
 --   level                      see above (NULL for 'call')
 --   n                          the sample size
@@ -79,6 +86,7 @@ calls as (
         steps.seq,
         steps.team,
         steps.verb as rung,
+        seat_policy(seats.policy, seats.player, steps.seat) as policy,
         seats.envit_value,
         envit_hands.envit_winner
     from int_envit_steps as steps
@@ -108,6 +116,7 @@ opening_calls as (
         game_id,
         hand_no,
         arg_min_null(team, seq) as caller_team,
+        arg_min_null(policy, seq) as caller_policy,
         arg_min_null(envit_value, seq) as caller_value
     from calls
     group by variant, players, dataset, game_id, hand_no
@@ -117,6 +126,7 @@ settled as (
     select
         opening_calls.variant,
         opening_calls.players,
+        opening_calls.caller_policy as policy,
         case
             when opening_calls.caller_value < 20 then '0-19'
             when opening_calls.caller_value <= 25 then '20-25'
@@ -131,29 +141,43 @@ settled as (
     where envit_hands.envit_winner is not null and opening_calls.caller_value is not null
 ),
 
+seated_hands as (
+    select distinct
+        envit_hands.dataset,
+        envit_hands.game_id,
+        envit_hands.hand_no,
+        envit_hands.variant,
+        envit_hands.players,
+        seat_policy(seats.policy, seats.player, seats.seat) as policy
+    from envit_hands
+    inner join stg_seats as seats using (dataset, game_id, hand_no)
+),
+
 called_hands as (
-    select distinct dataset, game_id, hand_no
+    select distinct dataset, game_id, hand_no, policy
     from calls
 ),
 
 call_rate as (
     select
-        envit_hands.variant,
-        envit_hands.players,
+        seated_hands.variant,
+        seated_hands.players,
+        seated_hands.policy,
         'call' as measure,
         null::varchar as level,
         count(*) as n,
         count(called_hands.hand_no) as count,
         null::double as mean
-    from envit_hands
-    left join called_hands using (dataset, game_id, hand_no)
-    group by envit_hands.variant, envit_hands.players
+    from seated_hands
+    left join called_hands using (dataset, game_id, hand_no, policy)
+    group by seated_hands.variant, seated_hands.players, seated_hands.policy
 ),
 
 answer_rates as (
     select
         answered_calls.variant,
         answered_calls.players,
+        answered_calls.policy,
         outcomes.measure,
         answered_calls.rung as level,
         count(*) as n,
@@ -165,24 +189,26 @@ answer_rates as (
         null::double as mean
     from answered_calls
     cross join (select unnest(['accepted', 'folded', 'raised']) as measure) as outcomes
-    group by answered_calls.variant, answered_calls.players, outcomes.measure, answered_calls.rung
+    group by answered_calls.variant, answered_calls.players, answered_calls.policy, outcomes.measure, answered_calls.rung
 ),
 
 win_rates as (
     select
         variant,
         players,
+        policy,
         'caller_won' as measure,
         band as level,
         count(*) as n,
         count(*) filter (where caller_won) as count,
         null::double as mean
     from settled
-    group by variant, players, band
+    group by variant, players, policy, band
     union all
     select
         variant,
         players,
+        policy,
         'caller_won_accepted' as measure,
         band as level,
         count(*) as n,
@@ -190,13 +216,14 @@ win_rates as (
         null::double as mean
     from settled
     where compared
-    group by variant, players, band
+    group by variant, players, policy, band
 ),
 
 bluffs as (
     select
         variant,
         players,
+        policy,
         rung,
         envit_value < $bluff_below as is_bluff,
         answer_verb = 'fold' as was_folded,
@@ -209,17 +236,19 @@ bluff_rates as (
     select
         variant,
         players,
+        policy,
         'bluff' as measure,
         rung as level,
         count(*) as n,
         count(*) filter (where is_bluff) as count,
         null::double as mean
     from bluffs
-    group by variant, players, rung
+    group by variant, players, policy, rung
     union all
     select
         variant,
         players,
+        policy,
         'bluff_folded' as measure,
         rung as level,
         count(*) as n,
@@ -227,11 +256,12 @@ bluff_rates as (
         null::double as mean
     from bluffs
     where is_bluff
-    group by variant, players, rung
+    group by variant, players, policy, rung
     union all
     select
         variant,
         players,
+        policy,
         'bluff_won' as measure,
         rung as level,
         count(*) as n,
@@ -239,13 +269,14 @@ bluff_rates as (
         null::double as mean
     from bluffs
     where is_bluff
-    group by variant, players, rung
+    group by variant, players, policy, rung
 ),
 
 stones as (
     select
         envit_hands.variant,
         envit_hands.players,
+        null::varchar as policy,
         'stones' as measure,
         sources.level,
         count(*) as n,
@@ -272,6 +303,7 @@ measures as (
 select
     variant,
     players,
+    policy,
     measure,
     level,
     n,
@@ -281,4 +313,4 @@ select
     case when measure <> 'stones' then wilson_high(count, n) end as ci_high,
     case when measure = 'stones' then count / nullif(n, 0) end as mean
 from measures
-order by variant, players, measure, level nulls last
+order by variant, players, policy nulls last, measure, level nulls last

@@ -1,8 +1,9 @@
 -- fold_rates: how often a seat folds when facing a raise, by stake and by the seat's strength decile.
 --
--- Grain: one row per (variant, players, stake, decile) for the deciles that occur, plus one row per
--- (variant, players, stake) with decile NULL that counts every answer of that stake (all deciles and
--- answering seats of unknown strength together).
+-- Grain: one row per (variant, players, policy, stake, decile) for the deciles that occur, plus one row
+-- per (variant, players, policy, stake) with decile NULL that counts every answer of that stake (all
+-- deciles and answering seats of unknown strength together). policy = the answering seat's (seat_policy):
+-- two bots' answers are never pooled.
 -- Population: the rows of int_answers_to_raises (answers = true: accept, fold, a raise back, or a play
 -- that accepts; answers to an envit are left out). Each answer faces the raise it answers: the latest
 -- kind = 'raise' row of the same hand before it (lower seq); stake = that raise's stake_after. Where
@@ -11,6 +12,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
+--   policy                     the answering seat's policy label (seat_policy in sql/staging.sql)
 --   stake                      the level of the raise being answered
 --   decile                     least(10, floor(strength_pct * 10) + 1) of the answering seat in that
 --                              hand, 1 = weakest tenth; NULL on the all-deciles row
@@ -32,6 +34,7 @@ facing_raises as (
     select
         games.variant,
         games.players,
+        seat_policy(seats.policy, seats.player, answers.seat) as policy,
         answers.raise_stake as stake,
         -- least() skips NULLs: an unknown strength must stay NULL, not become decile 10
         case
@@ -47,25 +50,27 @@ by_decile as (
     select
         variant,
         players,
+        policy,
         stake,
         decile,
         count(*) as facing,
         count(*) filter (where folded) as folds
     from facing_raises
     where decile is not null
-    group by variant, players, stake, decile
+    group by variant, players, policy, stake, decile
 ),
 
 all_deciles as (
     select
         variant,
         players,
+        policy,
         stake,
         null::bigint as decile,
         count(*) as facing,
         count(*) filter (where folded) as folds
     from facing_raises
-    group by variant, players, stake
+    group by variant, players, policy, stake
 ),
 
 facing_counts as (
@@ -77,6 +82,7 @@ facing_counts as (
 select
     variant,
     players,
+    policy,
     stake,
     decile,
     facing,
@@ -85,4 +91,4 @@ select
     wilson_low(folds, facing) as ci_low,
     wilson_high(folds, facing) as ci_high
 from facing_counts
-order by variant, players, stake nulls last, decile nulls last
+order by variant, players, policy nulls last, stake nulls last, decile nulls last

@@ -1,16 +1,20 @@
 -- french: what French Truc adds: new cards on request (the redeal), raises of any size, and the
 -- reste (a raise to the points the raiser still needs to win the game).
 --
--- Grain: one row per (variant, players, measure, size); size is NULL except for 'raise_size'; only
--- combinations that occur.
+-- Grain: one row per (variant, players, policy, measure, size); size is NULL except for 'raise_size'; only
+-- combinations that occur. policy (seat_policy in sql/staging.sql) is that of the seat whose move the
+-- row's sample counts, so two bots are never pooled: the raiser for the raises and restes (how its
+-- restes were answered and fared), the requester for 'redeal_refused' (how its requests were answered),
+-- and for 'redeal', whose sample is hands, the eldest's (only the eldest may ask for new cards).
 -- Population: hands with redeals not null (the french column; every other variant leaves it null and
 -- gets no rows). A raise is an events row with verb 'raise' (kind 'raise'), its arg the number raised
 -- to or 'reste'. Its answers are the rows of int_answers_to_raises facing it (the latest raise before
 -- them in the hand), summed up in int_raise_outcomes; a raise made in answer answers the raise before it.
 --
---   measure 'redeal'           n = hands; count = hands with redeals > 0 (new cards dealt at least once).
+--   measure 'redeal'           n = hands (policy: the eldest's); count = hands with redeals > 0 (new cards
+--                              dealt at least once).
 --   measure 'redeal_refused'   n = requests for new cards (verb 'redeal'); count = refusals (verb
---                              'refuse': each refuses one request and ends it).
+--                              'refuse': each refuses the latest request before it and ends it).
 --   measure 'raise_size'       size = the raise's stake_after minus the stake it raises: for a raise
 --                              made in answer (answers = true) the proposed stake of the raise it
 --                              answers (which it accepts first), otherwise its stake_before.
@@ -25,6 +29,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
+--   policy                     the policy label of the seat the sample counts (above)
 --   measure, size              see above
 --   n                          the sample size
 --   count                      the successes
@@ -47,10 +52,16 @@ french_hands as (
         hands.hand_no,
         games.variant,
         games.players,
+        seat_policy(eldest_seats.policy, eldest_seats.player, hands.eldest) as eldest_policy,
         hands.redeals,
         hands.winner_team
     from stg_hands as hands
     inner join games using (dataset, game_id)
+    left join stg_seats as eldest_seats
+        on eldest_seats.dataset = hands.dataset
+        and eldest_seats.game_id = hands.game_id
+        and eldest_seats.hand_no = hands.hand_no
+        and eldest_seats.seat = hands.eldest
     where hands.redeals is not null
 ),
 
@@ -59,40 +70,56 @@ hand_events as (
         french_hands.variant,
         french_hands.players,
         french_hands.winner_team,
+        case when events.seat is not null then seat_policy(seats.policy, seats.player, events.seat) end as policy,
         events.*
     from stg_events as events
     inner join french_hands using (dataset, game_id, hand_no)
+    left join stg_seats as seats using (dataset, game_id, hand_no, seat)
 ),
 
 redeal_rate as (
     select
         variant,
         players,
+        eldest_policy as policy,
         'redeal' as measure,
         null::bigint as size,
         count(*) as n,
         count(*) filter (where redeals > 0) as count
     from french_hands
-    group by variant, players
+    group by variant, players, eldest_policy
+),
+
+requests as (
+    select
+        variant,
+        players,
+        verb,
+        last_value(case when verb = 'redeal' then policy end ignore nulls) over (
+            partition by dataset, game_id, hand_no order by seq
+        ) as requester_policy
+    from hand_events
+    where verb in ('redeal', 'refuse')
 ),
 
 redeal_refused as (
     select
         variant,
         players,
+        requester_policy as policy,
         'redeal_refused' as measure,
         null::bigint as size,
         count(*) filter (where verb = 'redeal') as n,
         count(*) filter (where verb = 'refuse') as count
-    from hand_events
-    where verb in ('redeal', 'refuse')
-    group by variant, players
+    from requests
+    group by variant, players, requester_policy
 ),
 
 raises as (
     select
         variant,
         players,
+        policy,
         dataset,
         game_id,
         hand_no,
@@ -112,19 +139,21 @@ raise_sizes as (
     select
         variant,
         players,
+        policy,
         'raise_size' as measure,
         size,
-        count(*) over (partition by variant, players) as n,
-        count(*) over (partition by variant, players, size) as count
+        count(*) over (partition by variant, players, policy) as n,
+        count(*) over (partition by variant, players, policy, size) as count
     from raises
     where not is_reste
-    qualify row_number() over (partition by variant, players, size) = 1
+    qualify row_number() over (partition by variant, players, policy, size) = 1
 ),
 
 restes as (
     select
         raises.variant,
         raises.players,
+        raises.policy,
         coalesce(raise_outcomes.all_folded, false) as folded,
         coalesce(raise_outcomes.accepted, false) as accepted,
         coalesce(raise_outcomes.raised, false) as raised,
@@ -139,18 +168,20 @@ reste_frequency as (
     select
         variant,
         players,
+        policy,
         'reste' as measure,
         null::bigint as size,
         count(*) as n,
         count(*) filter (where is_reste) as count
     from raises
-    group by variant, players
+    group by variant, players, policy
 ),
 
 reste_outcomes as (
     select
         restes.variant,
         restes.players,
+        restes.policy,
         outcomes.measure,
         null::bigint as size,
         count(*) filter (where outcomes.measure <> 'reste_won' or restes.played_on) as n,
@@ -164,7 +195,7 @@ reste_outcomes as (
     cross join (
         select unnest(['reste_accepted', 'reste_folded', 'reste_raised', 'reste_won']) as measure
     ) as outcomes
-    group by restes.variant, restes.players, outcomes.measure
+    group by restes.variant, restes.players, restes.policy, outcomes.measure
 ),
 
 measures as (
@@ -182,6 +213,7 @@ measures as (
 select
     variant,
     players,
+    policy,
     measure,
     size,
     n,
@@ -190,4 +222,4 @@ select
     wilson_low(count, n) as ci_low,
     wilson_high(count, n) as ci_high
 from measures
-order by variant, players, measure, size nulls last
+order by variant, players, policy nulls last, measure, size nulls last

@@ -1,6 +1,7 @@
 -- raise_rates: how often a seat raises when it may.
 --
--- Grain: one row per (variant, players, decision, stake, trick_no); only combinations that occur.
+-- Grain: one row per (variant, players, policy, decision, stake, trick_no); only combinations that occur.
+-- policy = the deciding seat's (seat_policy in sql/staging.sql): two bots' decisions are never pooled.
 --   decision 'raise'             a seat's own move (answers = false) where a raise was legal
 --                                (could_raise = true)
 --   decision 'accept_and_raise'  an answer to a pending raise (answers = true) where raising back
@@ -12,6 +13,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
+--   policy                     the deciding seat's policy label
 --   decision                   'raise' or 'accept_and_raise'
 --   stake                      the event's stake_before (the stake in force at the decision)
 --   trick_no                   the event's trick_no; NULL for decisions before play starts
@@ -33,12 +35,14 @@ chances as (
     select
         games.variant,
         games.players,
+        seat_policy(seats.policy, seats.player, events.seat) as policy,
         case when events.answers then 'accept_and_raise' else 'raise' end as decision,
         events.stake_before as stake,
         events.trick_no,
         events.kind = 'raise' as raised
     from stg_events as events
     inner join games using (dataset, game_id)
+    left join stg_seats as seats using (dataset, game_id, hand_no, seat)
     anti join int_envit_steps as steps using (dataset, game_id, hand_no, seq)
     anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
     where events.could_raise and events.answers is not null and events.verb <> 'redeal'
@@ -48,18 +52,20 @@ per_group as (
     select
         variant,
         players,
+        policy,
         decision,
         stake,
         trick_no,
         count(*) as chances,
         count(*) filter (where raised) as count
     from chances
-    group by variant, players, decision, stake, trick_no
+    group by variant, players, policy, decision, stake, trick_no
 )
 
 select
     variant,
     players,
+    policy,
     decision,
     stake,
     trick_no,
@@ -69,4 +75,4 @@ select
     wilson_low(count, chances) as ci_low,
     wilson_high(count, chances) as ci_high
 from per_group
-order by variant, players, decision, stake nulls last, trick_no nulls last
+order by variant, players, policy nulls last, decision, stake nulls last, trick_no nulls last

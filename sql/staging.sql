@@ -47,6 +47,15 @@
 --       columns: dataset, game_id, hand_no, seq (the raise's),
 --                all_folded (every answer is a fold), accepted (an answer is an `accept`, or a play that
 --                accepts), raised (an answer is a raise, kind = 'raise'), answers (how many)
+--   int_side_policies   one row per side of a game (dataset, game_id, team): the policy label of the side,
+--                       from the seats of the game's first hand (hand_no = 1; a seat keeps its policy for a
+--                       whole game: a simulation's bot, an import's PolicyN tag). Each seat is labelled by
+--                       seat_policy (below); a side whose seats all carry one label has that label, a side
+--                       whose seats carry several has them all, each once, in the order of their first seat,
+--                       joined by ' + ' (e.g. 'threshold raise_at=0.8 ... + random').
+--       columns: dataset, game_id, team, policy,
+--                sides_held (how many sides of that game carry the same label: more than 1 when a policy
+--                plays itself, a mirror)
 --   int_forced_raises   one row per raise the rules oblige, which no statistic of choices counts (bluffs,
 --                       raise rates, the 'trut' measure): the trut d'office of trut-gatinaise (RULES.md: a
 --                       side facing 2 petits must trut), i.e. a kind = 'raise' row made before play
@@ -59,6 +68,11 @@
 --   others_points(side, p0, p1, p2, sides)
 --       the mean points per side of the other sides: (p0 + p1 + p2 - own) / (sides - 1), p2 counting
 --       0 when null. With 2 sides it is the other team's points, as a double.
+--   seat_policy(policy, player, seat)
+--       the label of the policy a seat played: its `policy` (a simulated seat's bot, e.g. 'threshold
+--       raise_at=0.7 call_at=0.5 ...', or an imported game's PolicyN tag), else (a hand-written game's seat
+--       without a PolicyN tag) its `player` name, as player_results names it, else 'seat' and its number.
+--       Every statistic with a `policy` column labels seats with it.
 --   wilson_low(k, n), wilson_high(k, n)
 --       the 95% Wilson score interval (z = 1.959964) of k successes in n trials; NULL when n = 0
 --       or n is NULL. Clamped to [0, 1] and to contain k / n, against rounding (at k = n the formula
@@ -299,3 +313,30 @@ select events.dataset, events.game_id, events.hand_no, events.seq
 from stg_events as events
 inner join stg_hands as hands using (dataset, game_id, hand_no)
 where events.kind = 'raise' and events.trick_no is null and hands.special = 'trut_office';
+
+create or replace macro seat_policy(policy, player, seat) as
+    coalesce(policy, player, 'seat' || seat);
+
+create or replace view int_side_policies as
+with
+
+first_hand_seats as (
+    select dataset, game_id, team, seat_policy(policy, player, seat) as label, min(seat) as first_seat
+    from stg_seats
+    where hand_no = 1
+    group by dataset, game_id, team, label
+),
+
+sides as (
+    select dataset, game_id, team, string_agg(label, ' + ' order by first_seat) as policy
+    from first_hand_seats
+    group by dataset, game_id, team
+)
+
+select
+    dataset,
+    game_id,
+    team,
+    policy,
+    count(*) over (partition by dataset, game_id, policy) as sides_held
+from sides;

@@ -1,6 +1,8 @@
 -- strength_curve: how often a seat's team wins the hand, by the seat's hand-strength decile.
 --
--- Grain: one row per (variant, players, decile); decile 1..10, only deciles that occur get a row.
+-- Grain: one row per (variant, players, policy, decile); decile 1..10, only deciles that occur get a row.
+-- policy = the seat's (seat_policy in sql/staging.sql): how a bot turns its hands into wins is its own,
+-- never pooled with another bot's.
 -- Population: seats rows with strength_pct not null, in hands with a winner (winner_team null left out:
 -- void hands, a 3-player fortial passed).
 -- In 4- and 6-player games every partner of a team appears, each as its own seat-hand; in 3-player
@@ -8,6 +10,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
+--   policy                     the seat's policy label
 --   decile                     least(10, floor(strength_pct * 10) + 1): 1 = weakest tenth
 --   n                          seat-hands in the decile (the sample size)
 --   wins                       those whose seat's team is the hand's winner_team
@@ -46,6 +49,7 @@ seat_hands as (
     select
         decided_hands.variant,
         decided_hands.players,
+        seat_policy(seats.policy, seats.player, seats.seat) as policy,
         least(10, floor(seats.strength_pct * 10)::bigint + 1) as decile,
         seats.team = decided_hands.winner_team as won,
         side_points(seats.team, decided_hands.points_team0, decided_hands.points_team1, decided_hands.points_team2)
@@ -65,17 +69,19 @@ per_decile as (
     select
         variant,
         players,
+        policy,
         decile,
         count(*) as n,
         count(*) filter (where won) as wins,
         avg(net_points) as mean_net_points
     from seat_hands
-    group by variant, players, decile
+    group by variant, players, policy, decile
 )
 
 select
     variant,
     players,
+    policy,
     decile,
     n,
     wins,
@@ -84,4 +90,4 @@ select
     wilson_high(wins, n) as ci_high,
     mean_net_points
 from per_decile
-order by variant, players, decile
+order by variant, players, policy, decile

@@ -1,16 +1,21 @@
 -- trut: the trut family's own play: how often a trut is made and folded to, truts out of turn, the
 -- fortial and the trut d'office, holding ("à tenir") and singing (la chanson, chanter).
 --
--- Grain: one row per (variant, players, measure, level, trick_no); only combinations that occur.
+-- Grain: one row per (variant, players, policy, measure, level, trick_no); only combinations that occur.
+-- policy (seat_policy in sql/staging.sql) is that of the seat whose move the row's sample counts, so two
+-- bots are never pooled: the answerer for 'fold_by_position', the truter for 'timing', the seat of the
+-- row for 'hold', 'sing' and 'chanson_cards'; for 'trut', whose sample is hands, each policy seated in
+-- the hand; for the special hands, the deciding seat's (below), NULL when the hand has none.
 -- Population: hands with petits_team0 not null (the trut family's column; every other variant leaves
 -- it null and gets no rows). A trut is an events row with verb 'trut' (kind 'raise'). Its answers are
 -- the rows of int_answers_to_raises facing it (the latest raise before them in the hand), in seq order:
 -- the opponents answer one by one from the eldest, so the k-th answer is the k-th answerer's.
 --
---   measure 'trut'             level NULL, trick_no NULL. n = hands in which a trut is a choice: special
---                              null, 'fortial' or 'fortial_both' (a trut d'office must be made, and la
---                              chanson, à tenir, chanter and sec hands are played for a long without one);
---                              count = those with a trut.
+--   measure 'trut'             level NULL, trick_no NULL. n = hands in which a trut is a choice (special
+--                              null, 'fortial' or 'fortial_both': a trut d'office must be made, and la
+--                              chanson, à tenir, chanter and sec hands are played for a long without one)
+--                              and the policy held a seat; count = those in which a seat of the policy
+--                              made a trut.
 --   measure 'fold_by_position' level = k ('1', '2', '3': the k-th answer to a trut), trick_no NULL.
 --                              n = k-th answers; count = those that are folds.
 --   measure 'timing'           level = when the trut was made, trick_no = the trick in progress (NULL
@@ -31,6 +36,7 @@
 --       'decider_won'      winner_team is the deciding side: the team of the hand's first trut, pass
 --                          or hold row (the side au fortial; the side that must trut, or that says
 --                          whether it holds); n counts only the hands that have such a row;
+--                          the row's seat is the deciding seat, whose policy keys the hand's rows;
 --       'void'             a void hand (hands.void).
 --                              n = such hands (for 'decider_won': with a deciding side); count = those
 --                              meeting the level.
@@ -43,6 +49,7 @@
 --
 -- Columns
 --   variant, players           the games' variant and player count
+--   policy                     the policy label of the seat the sample counts (above)
 --   measure, level, trick_no   see above
 --   n                          the sample size
 --   count                      the successes
@@ -78,9 +85,19 @@ hand_events as (
     select
         trut_hands.variant,
         trut_hands.players,
+        case when events.seat is not null then seat_policy(seats.policy, seats.player, events.seat) end as policy,
         events.*
     from stg_events as events
     inner join trut_hands using (dataset, game_id, hand_no)
+    left join stg_seats as seats using (dataset, game_id, hand_no, seat)
+),
+
+seated_hands as (
+    select distinct
+        trut_hands.*,
+        seat_policy(seats.policy, seats.player, seats.seat) as policy
+    from trut_hands
+    inner join stg_seats as seats using (dataset, game_id, hand_no)
 ),
 
 truts as (
@@ -89,24 +106,26 @@ truts as (
 
 trut_rate as (
     select
-        trut_hands.variant,
-        trut_hands.players,
+        seated_hands.variant,
+        seated_hands.players,
+        seated_hands.policy,
         'trut' as measure,
         null::varchar as level,
         null::bigint as trick_no,
         count(*) as n,
         count(truted.hand_no) as count
-    from trut_hands
-    left join (select distinct dataset, game_id, hand_no from truts) as truted
-        using (dataset, game_id, hand_no)
-    where trut_hands.special is null or trut_hands.special in ('fortial', 'fortial_both')
-    group by trut_hands.variant, trut_hands.players
+    from seated_hands
+    left join (select distinct dataset, game_id, hand_no, policy from truts) as truted
+        using (dataset, game_id, hand_no, policy)
+    where seated_hands.special is null or seated_hands.special in ('fortial', 'fortial_both')
+    group by seated_hands.variant, seated_hands.players, seated_hands.policy
 ),
 
 answers_to_truts as (
     select
         truts.variant,
         truts.players,
+        seat_policy(seats.policy, seats.player, answers.seat) as policy,
         row_number() over (
             partition by answers.dataset, answers.game_id, answers.hand_no, answers.raise_seq
             order by answers.seq
@@ -118,19 +137,25 @@ answers_to_truts as (
         and truts.game_id = answers.game_id
         and truts.hand_no = answers.hand_no
         and truts.seq = answers.raise_seq
+    left join stg_seats as seats
+        on seats.dataset = answers.dataset
+        and seats.game_id = answers.game_id
+        and seats.hand_no = answers.hand_no
+        and seats.seat = answers.seat
 ),
 
 fold_by_position as (
     select
         variant,
         players,
+        policy,
         'fold_by_position' as measure,
         position::varchar as level,
         null::bigint as trick_no,
         count(*) as n,
         count(*) filter (where folded) as count
     from answers_to_truts
-    group by variant, players, position
+    group by variant, players, policy, position
 ),
 
 plays as (
@@ -143,6 +168,7 @@ judged_truts as (
     select
         truts.variant,
         truts.players,
+        truts.policy,
         truts.trick_no,
         case
             when truts.to_play is null then 'call'
@@ -162,29 +188,40 @@ timing as (
     select
         variant,
         players,
+        policy,
         'timing' as measure,
         timing as level,
         trick_no,
-        count(*) over (partition by variant, players, trick_no) as n,
-        count(*) over (partition by variant, players, trick_no, timing) as count
+        count(*) over (partition by variant, players, policy, trick_no) as n,
+        count(*) over (partition by variant, players, policy, trick_no, timing) as count
     from judged_truts
-    qualify row_number() over (partition by variant, players, trick_no, timing) = 1
+    qualify row_number() over (partition by variant, players, policy, trick_no, timing) = 1
+),
+
+deciders as (
+    select
+        dataset,
+        game_id,
+        hand_no,
+        arg_min(team, seq) as decider_team,
+        arg_min(policy, seq) as decider_policy
+    from hand_events
+    where verb in ('trut', 'pass', 'hold')
+    group by dataset, game_id, hand_no
 ),
 
 special_hands as (
     select
         trut_hands.*,
-        (
-            select arg_min(hand_events.team, hand_events.seq) from hand_events
-            where hand_events.dataset = trut_hands.dataset and hand_events.game_id = trut_hands.game_id
-                and hand_events.hand_no = trut_hands.hand_no and hand_events.verb in ('trut', 'pass', 'hold')
-        ) as decider_team,
+        deciders.decider_team,
+        deciders.decider_policy,
         exists (
             select 1 from hand_events
             where hand_events.dataset = trut_hands.dataset and hand_events.game_id = trut_hands.game_id
                 and hand_events.hand_no = trut_hands.hand_no and hand_events.verb in ('trut', 'hold')
         ) as truted
     from trut_hands
+    left join deciders using (dataset, game_id, hand_no)
     where trut_hands.special is not null
 ),
 
@@ -192,6 +229,7 @@ special_outcomes as (
     select
         special_hands.variant,
         special_hands.players,
+        special_hands.decider_policy as policy,
         special_hands.special as measure,
         levels.level,
         null::bigint as trick_no,
@@ -205,13 +243,15 @@ special_outcomes as (
         ) as count
     from special_hands
     cross join (select unnest(['truted', 'passed', 'folded', 'decider_won', 'void']) as level) as levels
-    group by special_hands.variant, special_hands.players, special_hands.special, levels.level
+    group by
+        special_hands.variant, special_hands.players, special_hands.decider_policy, special_hands.special, levels.level
 ),
 
 choices as (
     select
         hand_events.variant,
         hand_events.players,
+        hand_events.policy,
         case
             when hand_events.verb in ('hold', 'pass') then 'hold'
             when hand_events.verb in ('sing', 'nosing') then 'sing'
@@ -230,17 +270,18 @@ choice_rates as (
     select
         variant,
         players,
+        policy,
         measure,
         null::varchar as level,
         null::bigint as trick_no,
         count(*) as n,
         count(*) filter (where taken) as count
     from choices
-    group by variant, players, measure
+    group by variant, players, policy, measure
 ),
 
 asks as (
-    select variant, players, arg
+    select variant, players, policy, arg
     from hand_events
     where verb = 'ask'
 ),
@@ -249,13 +290,14 @@ chanson_cards as (
     select
         variant,
         players,
+        policy,
         'chanson_cards' as measure,
         arg as level,
         null::bigint as trick_no,
-        count(*) over (partition by variant, players) as n,
-        count(*) over (partition by variant, players, arg) as count
+        count(*) over (partition by variant, players, policy) as n,
+        count(*) over (partition by variant, players, policy, arg) as count
     from asks
-    qualify row_number() over (partition by variant, players, arg) = 1
+    qualify row_number() over (partition by variant, players, policy, arg) = 1
 ),
 
 measures as (
@@ -275,6 +317,7 @@ measures as (
 select
     variant,
     players,
+    policy,
     measure,
     level,
     trick_no,
@@ -284,4 +327,4 @@ select
     wilson_low(count, n) as ci_low,
     wilson_high(count, n) as ci_high
 from measures
-order by variant, players, measure, level nulls last, trick_no nulls last
+order by variant, players, policy nulls last, measure, level nulls last, trick_no nulls last

@@ -11,11 +11,17 @@
 --   eldest          mano_advantage: hands with a winner
 --   ties            tie_frequency: tricks played (trick1..3_winner not null), tied = -1
 --   game length     complete games (complete = true) and their hands
+-- The bluff and fold figures are seats' choices pooled over every policy that played the group (its
+-- headline, for comparing variants): `policies` says how many; bluff_success and fold_rates give them
+-- per policy.
 --
 -- Columns
 --   variant, players           the games' variant and player count
 --   sides                      2, or 3 in 3-player Trut (max of games.sides)
 --   unit                       what the games' scores count (games.unit: points, cames, longs)
+--   policies                   how many policies (seat_policy labels in sql/staging.sql, the seats of each
+--                              game's first hand) played the group's games: the raise, bluff and fold
+--                              figures pool their seats' choices
 --   games                      complete games
 --   hands                      every hand of the group
 --   mean_hands_per_game        hands of the complete games / games (NULL when no complete game)
@@ -65,6 +71,17 @@ group_games as (
         count(*) filter (where complete) as games
     from games
     group by variant, players
+),
+
+group_policies as (
+    select
+        games.variant,
+        games.players,
+        count(distinct seat_policy(seats.policy, seats.player, seats.seat)) as policies
+    from stg_seats as seats
+    inner join games using (dataset, game_id)
+    where seats.hand_no = 1
+    group by games.variant, games.players
 ),
 
 hands as (
@@ -139,6 +156,7 @@ figures as (
         group_games.players,
         group_games.sides,
         group_games.unit,
+        coalesce(group_policies.policies, 0) as policies,
         group_games.games,
         coalesce(hand_figures.hands, 0) as hands,
         coalesce(hand_figures.complete_hands, 0) as complete_hands,
@@ -155,6 +173,7 @@ figures as (
         coalesce(hand_figures.tricks, 0) as tricks,
         coalesce(hand_figures.tied_tricks, 0) as tied_tricks
     from group_games
+    left join group_policies using (variant, players)
     left join hand_figures using (variant, players)
     left join bluff_figures using (variant, players)
     left join fold_figures using (variant, players)
@@ -165,6 +184,7 @@ select
     players,
     sides,
     unit,
+    policies,
     games,
     hands,
     complete_hands / nullif(games, 0) as mean_hands_per_game,

@@ -471,19 +471,21 @@ def test_player_results(tmp_path: Path) -> None:
     # h3: void, counted in hands only
     d.hand(0, 3, winner=None, tricks=(-1, -1, -1))
     d.seats(0, 3, 0.5, 0.5, names=names)
-    # a game without names: both seats are their policy, "test"; team 1 wins 0-1
+    # a game without names: both seats are their policy, "test", which so plays itself: a mirror, whose win
+    # rate and points are null (it wins one of its two side-hands by construction); team 1 wins 0-1
     d.game(1)
     d.hand(1, 1, winner=1, points=(0, 1))
     d.seats(1, 1, 0.5, 0.5)
     result = rows(stats.compute("player_results", d.write(tmp_path / "data")))
-    columns = ("player", "hands", "decided", "wins", "win_rate", "mean_net_points", "raises", "raises_per_hand",
-               "facing", "folds", "fold_rate")  # fmt: skip
+    columns = ("player", "mirror", "hands", "decided", "wins", "win_rate", "mean_net_points", "raises",
+               "raises_per_hand", "facing", "folds", "fold_rate")  # fmt: skip
     got = [tuple(r[c] for c in columns) for r in result]
     assert got == [
-        ("Anna", 3, 2, 1, 0.5, 0.5, 1, approx(1 / 3), 1, 1, 1.0),
-        ("Pere", 3, 2, 1, 0.5, -0.5, 1, approx(1 / 3), 1, 0, 0.0),
-        ("test", 2, 2, 1, 0.5, 0.0, 0, 0.0, 0, 0, None),
+        ("Anna", False, 3, 2, 1, 0.5, 0.5, 1, approx(1 / 3), 1, 1, 1.0),
+        ("Pere", False, 3, 2, 1, 0.5, -0.5, 1, approx(1 / 3), 1, 0, 0.0),
+        ("test", True, 2, 2, 1, None, None, 0, 0.0, 0, 0, None),
     ]
+    assert (result[2]["ci_low"], result[2]["ci_high"]) == (None, None)
     assert (result[0]["ci_low"], result[0]["ci_high"]) == (approx(0.094531), approx(0.905469))
 
 
@@ -556,6 +558,8 @@ def test_raise_rates(tmp_path: Path) -> None:
     d.event(0, 2, 1, "accept", "answer", answers=True, stake_before=2, stake_after=3)  # no chance
     d.event(0, 2, 1, "play", "play", stake_before=3)
     d.hand(0, 2, winner=1, points=(0, 3), stake=3, tricks=(1, 1, None))
+    d.seats(0, 1, 0.5, 0.5)
+    d.seats(0, 2, 0.5, 0.5)
     result = rows(stats.compute("raise_rates", d.write(tmp_path / "data")))
     got = [(r["decision"], r["stake"], r["trick_no"], r["chances"], r["count"], r["rate"]) for r in result]
     assert got == [
@@ -603,6 +607,7 @@ RATES = {
     "strength_curve": [("p_win", "n", "ci_low", "ci_high")],
     "raise_rates": [("rate", "chances", "ci_low", "ci_high")],
     "player_results": [("win_rate", "decided", "ci_low", "ci_high")],
+    "game_results": [("win_rate", "games", "ci_low", "ci_high")],
     "envit": [("rate", "n", "ci_low", "ci_high")],
     "trut": [("rate", "n", "ci_low", "ci_high")],
     "french": [("rate", "n", "ci_low", "ci_high")],
@@ -632,7 +637,7 @@ def check_invariants(data: Path) -> None:
                 if row.get("measure") == "stones":  # envit stones: an amount, not a rate
                     assert row[rate] is None and row["mean"] == row["count"] / row["n"], row
                     continue
-                if n is not None and row[n] == 0:
+                if (n is not None and row[n] == 0) or row.get(stats.MIRROR):  # a mirror's result is no finding
                     assert row[rate] is None and row[low] is None and row[high] is None, (name, row)
                     continue
                 assert 0.0 <= row[low] <= row[rate] <= row[high] <= 1.0, (name, rate, row)
@@ -665,10 +670,10 @@ def check_invariants(data: Path) -> None:
     overall = folds.filter(pl.col("decile").is_null())
     by_decile = (
         folds.filter(pl.col("decile").is_not_null())
-        .group_by("variant", "players", "stake")
+        .group_by("variant", "players", "policy", "stake")
         .agg(pl.col("facing").sum().alias("d_facing"), pl.col("folds").sum().alias("d_folds"))
     )
-    joined = overall.join(by_decile, on=["variant", "players", "stake"], how="left").fill_null(0)
+    joined = overall.join(by_decile, on=["variant", "players", "policy", "stake"], how="left").fill_null(0)
     assert (joined["d_facing"] <= joined["facing"]).all() and (joined["d_folds"] <= joined["folds"]).all()
     assert overall["facing"].sum() <= events.filter(pl.col("answers")).height
     assert folds["decile"].drop_nulls().is_between(1, 10).all()
@@ -700,6 +705,21 @@ def check_invariants(data: Path) -> None:
     assert players["facing"].sum() == overall["facing"].sum()
     assert players["folds"].sum() == overall["folds"].sum()
     assert ((players["wins"] <= players["decided"]) & (players["decided"] <= players["hands"])).all()
+    # a player on several sides of a hand is a mirror: it wins one of them in every decided hand
+    mirrors = players.filter("mirror")
+    assert mirrors.filter(pl.col("players") != 3).select((pl.col("wins") * 2 == pl.col("decided")).all()).item()
+    assert mirrors["mean_net_points"].null_count() == mirrors.height
+
+    # every decided game counts once per side: its sides' labels share its win, and the margins add up to 0
+    results = frames["game_results"]
+    games = pl.read_parquet(store.table_glob(data, "games")).filter(pl.col("winner_team").is_not_null())
+    with_seats = games.join(seats.select("game_id").unique(), on="game_id", how="semi")
+    assert results["games"].sum() == with_seats["sides"].sum()
+    assert results["games_won"].sum() == with_seats.height
+    two_sided = results.filter(pl.col("mirror"), pl.col("players") != 3)
+    assert (two_sided["games_won"] * 2 == two_sided["games"]).all()
+    assert results.filter("mirror")["mean_margin"].null_count() == results.filter("mirror").height
+    assert (results["games_won"] <= results["games"]).all()
 
 
 def check_comparison_matches_its_statistics(frames: dict[str, pl.DataFrame]) -> None:
@@ -756,16 +776,27 @@ def test_invariants_on_random_variant_datasets(seed: int, games: int) -> None:
 
 # --- parameters and errors ------------------------------------------------------------------------------
 
+POLICY_KEYED = {"bluff_success", "fold_rates", "raise_rates", "strength_curve", "envit", "trut", "french",
+                "game_results"}  # fmt: skip
+"""The statistics with a ``policy`` key (docs/statistics.md, "Policies"): a seat's choices, and game results."""
+
 
 def test_registry_lists_every_statistic() -> None:
     listed = stats.list_statistics()
     assert [s.name for s in listed] == NAMES
-    assert len(NAMES) == 14
+    assert len(NAMES) == 15
     for statistic in listed:
         assert statistic.description and "\n" not in statistic.description
         assert statistic.sql_path.is_file()
         assert statistic.columns[:2] == ("variant", "players")
         assert set(statistic.keys) <= set(statistic.columns)
+        # a seat's choices are per policy, keyed right after the setting
+        if statistic.name in POLICY_KEYED:
+            assert statistic.keys[:3] == statistic.columns[:3] == ("variant", "players", "policy")
+        else:
+            assert "policy" not in statistic.columns
+        assert bool(statistic.mirrored) == (stats.MIRROR in statistic.keys)
+        assert set(statistic.mirrored) <= set(statistic.columns)
     threshold = stats.get_statistic("bluff_success").parameters[0]
     assert (threshold.name, threshold.type, threshold.default) == ("threshold", float, 0.33)
     assert stats.get_statistic("variant_comparison").parameters == (threshold,)
@@ -1154,6 +1185,7 @@ def test_trut(tmp_path: Path) -> None:
             d.event(game, hand_no, seat, word, kind, answers=kind == "answer", arg=arg or None,
                     trick_no=None if trick == "-" else int(trick), to_play=to_play)  # fmt: skip
         d.hand(game, hand_no, winner=winner, eldest=eldest, ended_by=ended_by, petits_team0=0, **extra)
+        d.seats(game, hand_no, 0.5, 0.5)  # both seats play the policy "test"
 
     # The timing reads the trut row's to_play alone: nothing is inferred from the eldest, the dealer or
     # the cards played after the trut.
@@ -1197,8 +1229,10 @@ def test_trut(tmp_path: Path) -> None:
     d.game(2)
     d.hand(2, 1, winner=0, points=(1, 0))
     result = rows(stats.compute("trut", d.write(tmp_path / "data")))
-    got = [(r["measure"], r["level"], r["trick_no"], r["n"], r["count"]) for r in result]
     assert {r["variant"] for r in result} == {"trut"}
+    # every seat plays the policy "test"; a special hand with no deciding seat (nobody truted, passed or
+    # held) has no policy: its rows come last, policy null
+    got = [(r["measure"], r["level"], r["trick_no"], r["n"], r["count"]) for r in result if r["policy"] == "test"]
     assert got == [
         ("chanson_cards", "1", None, 3, 1),
         ("chanson_cards", "2", None, 3, 2),
@@ -1209,12 +1243,6 @@ def test_trut(tmp_path: Path) -> None:
         ("fortial", "passed", None, 2, 1),
         ("fortial", "truted", None, 2, 1),
         ("fortial", "void", None, 2, 0),
-        # h13: nobody decides when both sides are au fortial
-        ("fortial_both", "decider_won", None, 0, 0),
-        ("fortial_both", "folded", None, 1, 0),
-        ("fortial_both", "passed", None, 1, 0),
-        ("fortial_both", "truted", None, 1, 0),
-        ("fortial_both", "void", None, 1, 0),
         # h9 hold, h11 pass, h12 hold (h8's pass is the fortial's)
         ("hold", None, None, 3, 2),
         # h10 sing nosing, h11 sing sing
@@ -1236,13 +1264,29 @@ def test_trut(tmp_path: Path) -> None:
         ("timing", "out_before_card", 2, 4, 2),
         # hands with a trut: h1-h7 and game 1's, of 14
         ("trut", None, None, 10, 8),  # h9-h12 (trut d'office, à tenir) offer no trut to choose; h13 does
-        # h10 has no deciding side (nobody truted, passed or held): out of this level's sample
+        # h9 (hold) and h11 (pass) have a deciding seat
         ("trut_office", "decider_won", None, 2, 0),
-        ("trut_office", "folded", None, 3, 0),
-        ("trut_office", "passed", None, 3, 1),
-        ("trut_office", "truted", None, 3, 1),
-        ("trut_office", "void", None, 3, 1),
+        ("trut_office", "folded", None, 2, 0),
+        ("trut_office", "passed", None, 2, 1),
+        ("trut_office", "truted", None, 2, 1),
+        ("trut_office", "void", None, 2, 0),
     ]
+    undecided = [(r["measure"], r["level"], r["n"], r["count"]) for r in result if r["policy"] is None]
+    assert undecided == [
+        # h13: nobody decides when both sides are au fortial
+        ("fortial_both", "decider_won", 0, 0),
+        ("fortial_both", "folded", 1, 0),
+        ("fortial_both", "passed", 1, 0),
+        ("fortial_both", "truted", 1, 0),
+        ("fortial_both", "void", 1, 0),
+        # h10, void: out of decider_won's sample
+        ("trut_office", "decider_won", 0, 0),
+        ("trut_office", "folded", 1, 0),
+        ("trut_office", "passed", 1, 0),
+        ("trut_office", "truted", 1, 0),
+        ("trut_office", "void", 1, 1),
+    ]
+    assert len(got) + len(undecided) == len(result)
     timing = next(r for r in result if r["level"] == "in_turn" and r["trick_no"] == 2)
     assert timing["rate"] == 0.5
     assert (timing["ci_low"], timing["ci_high"]) == (approx(wilson_bounds(2, 4)[0]), approx(wilson_bounds(2, 4)[1]))
@@ -1439,6 +1483,8 @@ def test_french(tmp_path: Path) -> None:
     d.hand(0, 3, winner=1, points=(0, 12), stake=12, tricks=(1, 1, None), redeals=0)
     # f4: all tricks tied: void
     d.hand(0, 4, winner=None, eldest=0, tricks=(-1, -1, -1), redeals=0, void=True)
+    for hand_no in (1, 2, 3, 4):
+        d.seats(0, hand_no, 0.5, 0.5)  # both seats play the policy "test"
     d.game(1)
     d.hand(1, 1, winner=0, points=(1, 0))
     data = d.write(tmp_path / "data")
@@ -1481,3 +1527,155 @@ def test_variant_comparison_by_hand(raise_dataset: Path) -> None:
         2,
         "points",
     )
+
+
+# --- game_results, policies and mirrors ----------------------------------------------------------------
+
+
+def test_game_results_by_hand(tmp_path: Path) -> None:
+    d = Dataset()
+
+    def game(game_id: int, policies: tuple[str, ...], winner: int | None, scores: tuple[int, int],
+             **extra: Any) -> None:  # fmt: skip
+        players = len(policies)
+        d.game(game_id, players=players, winner_team=winner, score_team0=scores[0], score_team1=scores[1],
+               complete=winner is not None, **extra)  # fmt: skip
+        d.hand(game_id, 1, winner=0, points=(1, 0))
+        d.seats(game_id, 1, *([0.5] * players), policies=policies)
+
+    # 2-player catalan, A against B; margins are the side's final score minus the other's
+    game(0, ("A", "B"), 0, (12, 5))  # A wins: A +7, B -7
+    game(1, ("A", "B"), 1, (3, 12))  # B wins: A -9, B +9
+    game(2, ("B", "A"), 0, (12, 10))  # seats swapped, B (team 0) wins: B +2, A -2
+    game(3, ("A", "B"), None, (4, 2))  # an incomplete import: no winner, left out
+    # 4-player catalan: team 0 is A twice; team 1 is C (seat 1) and B (seat 3): a mixed team, in seat order
+    game(4, ("A", "C", "A", "B"), 1, (6, 12))
+    # every seat A: both sides are A, a mirror
+    game(5, ("A", "A", "A", "A"), 0, (12, 0))
+    # french in rubbers: match 1 is two games, the second decides it
+    game(6, ("A", "B"), 0, (12, 3), variant="french", match_no=1)
+    game(7, ("A", "B"), 0, (12, 8), variant="french", match_no=1, match_winner_team=0)
+    result = rows(stats.compute("game_results", d.write(tmp_path / "data")))
+    columns = ("variant", "players", "policy", "mirror", "games", "games_won", "win_rate", "mean_margin", "unit",
+               "matches", "matches_won")  # fmt: skip
+    assert [tuple(r[c] for c in columns) for r in result] == [
+        ("catalan", 2, "A", False, 3, 1, approx(1 / 3), approx((7 - 9 - 2) / 3), "points", None, None),
+        ("catalan", 2, "B", False, 3, 2, approx(2 / 3), approx((-7 + 9 + 2) / 3), "points", None, None),
+        ("catalan", 4, "A", False, 1, 0, 0.0, -6.0, "points", None, None),
+        ("catalan", 4, "A", True, 2, 1, None, None, "points", None, None),
+        ("catalan", 4, "C + B", False, 1, 1, 1.0, 6.0, "points", None, None),
+        ("french", 2, "A", False, 2, 2, 1.0, approx((9 + 4) / 2), "points", 1, 1),
+        ("french", 2, "B", False, 2, 0, 0.0, approx((-9 - 4) / 2), "points", 1, 0),
+    ]
+    a = result[0]
+    assert (a["ci_low"], a["ci_high"]) == tuple(approx(b) for b in wilson_bounds(1, 3))
+    margins = [7, -9, -2]
+    mean = sum(margins) / 3
+    sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / 2)
+    assert (a["margin_ci_low"], a["margin_ci_high"]) == (approx(mean - 1.959964 * sd / math.sqrt(3)),
+                                                         approx(mean + 1.959964 * sd / math.sqrt(3)))  # fmt: skip
+    # one game: no interval for the margin; a mirror row reports no result at all
+    assert (result[2]["margin_ci_low"], result[2]["margin_ci_high"]) == (None, None)
+    mirror = result[3]
+    assert [mirror[c] for c in ("ci_low", "ci_high", "margin_ci_low", "margin_ci_high")] == [None] * 4
+
+
+def test_the_threshold_bot_wins_most_games_though_half_of_its_hands(sim_dataset_2p: Path) -> None:
+    """The issue's finding: threshold against random in 2-player Catalan wins about half of its hands but
+    nearly four games in five (it wins the hands worth more): game results rank bots, hand rates do not."""
+    games = {r["policy"].split()[0]: r for r in rows(stats.compute("game_results", sim_dataset_2p))}
+    hands = {r["player"].split()[0]: r for r in rows(stats.compute("player_results", sim_dataset_2p))}
+    assert set(games) == set(hands) == {"threshold", "random"}
+    assert games["threshold"]["win_rate"] > 0.75 and games["threshold"]["ci_low"] > 0.7
+    assert games["threshold"]["games_won"] + games["random"]["games_won"] == games["threshold"]["games"] == 300
+    assert games["threshold"]["mean_margin"] > 0 and not games["threshold"]["mirror"]
+    assert 0.45 < hands["threshold"]["win_rate"] < 0.55
+
+
+def test_the_same_bot_on_both_teams_is_a_mirror(tmp_path: Path) -> None:
+    from pipeline.simulate import SimulationSpec, simulate
+
+    alone = tmp_path / "alone"
+    simulate(SimulationSpec("catalan", 20, 5, {"players": "4"}, "threshold"), alone)
+    (row,) = rows(stats.compute("game_results", alone))
+    assert row["policy"].startswith("threshold ") and row["mirror"] is True
+    assert (row["games"], row["games_won"], row["win_rate"], row["mean_margin"]) == (40, 20, None, None)
+    # the threshold bot with the random bot as one partner: teams "threshold" and "random + threshold" differ
+    # as games go, but the threshold bot holds both sides of every hand
+    mixed = tmp_path / "mixed"
+    simulate(SimulationSpec("catalan", 20, 5, {"players": "4"}, "threshold", {1: "random"}), mixed)
+    sides = {r["policy"]: r["mirror"] for r in rows(stats.compute("game_results", mixed))}
+    threshold = next(p for p in sides if "+" not in p)
+    assert sides == {threshold: False, f"random + {threshold}": False}
+    players = {r["player"]: r for r in rows(stats.compute("player_results", mixed))}
+    assert (players[threshold]["mirror"], players[threshold]["win_rate"]) == (True, None)
+    assert players[threshold]["wins"] * 2 == players[threshold]["decided"]
+    assert players["random"]["mirror"] is False and players["random"]["win_rate"] is not None
+
+
+def test_a_mixed_team_is_labelled_by_both_specs_in_seat_order(sim_dataset: Path) -> None:
+    # sim_dataset: 4-player catalan, seats 0 and 2 the default threshold bot, seat 1 another threshold bot,
+    # seat 3 the random bot
+    labels = [r["policy"] for r in rows(stats.compute("game_results", sim_dataset))]
+    assert len(labels) == 2
+    team1 = next(label for label in labels if " + " in label)
+    first, second = team1.split(" + ")
+    assert first.startswith("threshold raise_at=0.8 call_at=0.6 bluff=0.05") and second == "random"
+    assert labels == sorted(labels) and "+" not in next(label for label in labels if label != team1)
+
+
+def test_cli_says_mirror_for_a_mirror_row(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+    from pipeline.simulate import SimulationSpec, simulate
+
+    data = tmp_path / "alone"
+    simulate(SimulationSpec("catalan", 6, 3, {"players": "4"}, "threshold"), data)
+    table = CliRunner().invoke(app, ["stats", "game_results", "--data", str(data)])
+    assert table.exit_code == 0, table.output
+    header, _, row = table.output.splitlines()[:3]
+    cells = dict(zip([c.strip() for c in header.split("|")], [c.strip() for c in row.split("|")], strict=True))
+    assert cells["mirror"] == "true" and cells["win_rate"] == cells["mean_margin"] == "mirror"
+    assert cells["games"] == "12" and cells["games_won"] == "6"
+    as_json = CliRunner().invoke(app, ["stats", "game_results", "--data", str(data), "--format", "json"])
+    assert '"mirror":true' in as_json.output and '"win_rate":null' in as_json.output
+    # a result named alone brings mirror along
+    some = CliRunner().invoke(app, ["stats", "game_results", "--data", str(data), "--columns", "policy,win_rate"])
+    assert [c.strip() for c in some.output.splitlines()[0].split("|")[1:-1]] == ["policy", "win_rate", "mirror"]
+    assert [c.strip() for c in some.output.splitlines()[2].split("|")[2:-1]] == ["mirror", "true"]
+
+
+SEAT_CHOICES = sorted(POLICY_KEYED - {"game_results"})
+
+
+@pytest.mark.parametrize("name", SEAT_CHOICES)
+def test_two_bots_choices_are_never_pooled(name: str, sim_all_variants: Path) -> None:
+    """Threshold against random in every variant: each statistic of seats' choices gives each bot rows of its
+    own, in every setting it measures, and no row holds both (a pooled implementation has one policy a row,
+    or none)."""
+    result = stats.compute(name, sim_all_variants)
+    assert result.columns[:3] == ["variant", "players", "policy"]
+    for (variant, players), group in result.group_by("variant", "players"):
+        policies = {p.split()[0] for p in group["policy"].drop_nulls()}
+        assert policies == {"threshold", "random"}, (name, variant, players, policies)
+    assert not result["policy"].drop_nulls().str.contains(" + ", literal=True).any()
+
+
+def test_fold_rates_of_two_bots_are_their_own(sim_dataset_2p: Path) -> None:
+    """Each bot's folds, counted from the tables by the answering seat's policy: the rows add up to the
+    pooled count, and the two bots fold at rates far apart (a pooled rate would sit between them)."""
+    result = stats.compute("fold_rates", sim_dataset_2p).filter(pl.col("decile").is_null())
+    answers = pl.read_parquet(store.table_glob(sim_dataset_2p, "events")).filter(
+        pl.col("answers"), pl.col("seat").is_not_null()
+    )
+    seats = pl.read_parquet(store.table_glob(sim_dataset_2p, "seats")).select("game_id", "hand_no", "seat", "policy")
+    by_policy = (
+        answers.join(seats, on=["game_id", "hand_no", "seat"])
+        .group_by("policy")
+        .agg(pl.len().alias("facing"), (pl.col("verb") == "fold").sum().alias("folds"))
+    )
+    got = result.group_by("policy").agg(pl.col("facing").sum(), pl.col("folds").sum())
+    assert_frame_equal(got.sort("policy"), by_policy.sort("policy"), check_dtypes=False)
+    rates = {p.split()[0]: f / n for p, n, f in got.select("policy", "facing", "folds").iter_rows()}
+    assert abs(rates["threshold"] - rates["random"]) > 0.1
