@@ -55,6 +55,9 @@ demo: $(STAMP) compile
 			--policy threshold --seat-policy 1=$$bot \
 			--workers 2 --quiet --out data/demo/$$variant-$${players}p || exit 1; \
 	done
+	@rm -rf data/demo-match
+	$(BIN)/truc match --variant catalan --players 2 --a threshold --b random --games 2000 --seed 2026 \
+		--workers 2 --quiet --out data/demo-match
 	$(BIN)/truc stats variant_comparison --data data/demo
 	$(BIN)/truc report --data data/demo --out reports/demo
 	@echo
@@ -62,11 +65,13 @@ demo: $(STAMP) compile
 	@echo "Statistics: $(BIN)/truc stats NAME --data data/demo   (list them with: $(BIN)/truc stats)"
 	@echo "Your SQL:   $(BIN)/truc sql --data data/demo \"select verb, count(*) from events group by all\""
 	@echo "Report:     reports/demo/index.html (charts also in reports/demo/charts/)"
+	@echo "Experiment: data/demo-match/ (threshold against random in pairs of games; see docs/experiments.md)"
 
 bench: $(STAMP) compile
 	$(BIN)/python bench/simulate_speed.py
 	$(BIN)/python bench/variant_ratios.py
 	$(BIN)/python bench/hand_costs.py
+	$(BIN)/python bench/experiments_speed.py
 	@if command -v valgrind >/dev/null; then $(BIN)/python bench/instructions.py; \
 	else echo "bench/instructions.py skipped: it needs valgrind (apt-get install valgrind)"; fi
 
