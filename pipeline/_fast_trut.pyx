@@ -15,7 +15,9 @@ both ways, for every player count, option and many bot parameters, and requires 
 (Cython), and absent when the toolchain is: the general loop then plays.
 
 The steps and their sources:
-- the deal: ``Game.deal``'s partial shuffle from the game's generator (``new_game`` drew the first dealer);
+- the deal: ``Game.deal``'s partial shuffle from the hand's stream (``engine.game.DealStream``: xoshiro128**
+  seeded by splitmix64 from the game's seed and the hand's number, here in C; ``new_game`` drew the first
+  dealer);
 - the fortial (RULES.md `trut` "fortial", seed 003): ``TrutGame._special_phase``, ``_open_call``,
   ``_call_passed`` and the bot's ``fortial``;
 - the trut at any moment (seed 003 "Règle du jeu"): offered to every other seat in play order from the
@@ -30,6 +32,7 @@ The steps and their sources:
 """
 
 cimport cython
+from libc.stdint cimport uint32_t, uint64_t
 
 import random
 
@@ -42,12 +45,23 @@ cdef int LONG = 3  # TrutGame.LONG_VALUE: a long counted in petits
 cdef int PETITS_PER_LONG = 3
 cdef int MAX_HANDS = 10000
 
+cdef uint64_t GOLDEN64 = 0x9E3779B97F4A7C15ULL
+
 _new_tuple = tuple.__new__
+
+
+cdef inline uint64_t splitmix64(uint64_t z):
+    """``engine.game.splitmix64``."""
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
 
 
 @cython.auto_pickle(False)
 cdef class FastTrut:
-    cdef object game, rng, pdraw, gdraw, variant, dealt, events, turns, special, word, record
+    cdef object game, rng, pdraw, variant, dealt, events, turns, special, word, record
+    cdef uint64_t key  # the deals' stream (engine.game.DealStream): its key and xoshiro128**'s state
+    cdef uint32_t s0, s1, s2, s3
     cdef int n, target, opponents, deck_size, tie_lead, dealer_leads, brelan
     cdef int power[64]
     cdef int rank_id[64]
@@ -86,7 +100,7 @@ cdef class FastTrut:
         self.game = game
         self.rng = random.Random(seed ^ 0x5EED_0F_B075)  # the policies' generator, as in playing.play_game
         self.pdraw = self.rng.random
-        self.gdraw = game.rng.random
+        self.key = game.stream.key
         variant = config.variant
         self.variant = variant
         cdef int n = game.n
@@ -196,15 +210,37 @@ cdef class FastTrut:
             self.special = "fortial_both"
         self._play_tricks()
 
+    cdef void _start_stream(self, int hand_no):
+        """``DealStream.start``: the stream of hand ``hand_no``."""
+        cdef uint64_t state = self.key + <uint64_t>(2 * hand_no) * GOLDEN64
+        cdef uint64_t first = splitmix64(state - GOLDEN64), second = splitmix64(state)
+        self.s0 = <uint32_t>first
+        self.s1 = <uint32_t>(first >> 32)
+        self.s2 = <uint32_t>second
+        self.s3 = <uint32_t>(second >> 32)
+
+    cdef inline int _below(self, int bound):
+        """``DealStream.below``: xoshiro128**'s next 32 bits, times ``bound``, shifted."""
+        cdef uint32_t x = self.s1 * 5
+        cdef uint32_t result = ((x << 7) | (x >> 25)) * 9
+        cdef uint32_t t = self.s1 << 9
+        self.s2 ^= self.s0
+        self.s3 ^= self.s1
+        self.s1 ^= self.s2
+        self.s0 ^= self.s3
+        self.s2 ^= t
+        self.s3 = (self.s3 << 11) | (self.s3 >> 21)
+        return <int>((<uint64_t>result * <uint64_t>bound) >> 32)
+
     cdef void _deal(self) except *:
-        """``Game.deal``: a partial shuffle from the game's generator, the i-th card to seat eldest + i."""
+        """``Game.deal``: a partial shuffle from the hand's stream, the i-th card to seat eldest + i."""
         cdef int n = self.n, size = self.deck_size, dealt = 3 * n, i, j, card, s, k
         cdef int cards[64]
         for i in range(size):
             cards[i] = i
-        gdraw = self.gdraw
+        self._start_stream(self.hand_no)
         for i in range(dealt):
-            j = i + <int>(<double>gdraw() * (size - i))
+            j = i + self._below(size - i)
             card = cards[j]
             cards[j] = cards[i]
             cards[i] = card

@@ -24,6 +24,23 @@ MAX_HANDS: Final = 10_000
 """A guard: no game of any variant needs this many hands; reaching it means a rules bug."""
 
 
+SEED_SCHEME: Final = "hand-streams/1"
+"""How a run's seed becomes every random draw of its games (a manifest's ``seed_scheme``; data made under
+another scheme differ for the same seed):
+
+- game ``k`` of a run of seed ``s`` is played from the seed ``game_seed(s, k)`` (blake2b of both);
+- the game's seed gives its first dealer (``random.Random(seed).randrange(players)``), and the policies'
+  generator, ``random.Random(seed ^ 0x5EED_0F_B075)``, from which every bot of the game draws;
+- hand ``h`` deals from a stream of its own, xoshiro128** seeded by splitmix64 from the game's seed and
+  ``h`` (``engine.game.DealStream``): the first deal, a redeal and every card drawn from the stock in that
+  hand. So two games of one seed see the same shuffle in every hand both play whatever their bots chose
+  before (a one-card deal takes the first cards of that shuffle): games played with other bots on the same
+  seeds are paired hand by hand.
+
+The scheme before it (unnamed in older manifests) drew every deal of a game from the one generator that drew
+the first dealer, so a choice that changed how many cards a hand drew moved the cards of every later hand."""
+
+
 class SimulationError(ValueError):
     """A simulation was asked for with settings that cannot run."""
 

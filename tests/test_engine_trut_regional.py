@@ -437,7 +437,7 @@ def test_gatine_the_random_sec_deal_draws_from_what_is_left_of_the_stock() -> No
     deal(game, "8h 7h Ah", "8c 7c Ac")
     act(game, "0 hold", "0 play 8h", "1 play 8c", "1 play 7c", "0 play 7h", "0 play Ah", "1 play Ac")
     assert game.public_state()["special"] == "sec" and len(game.stock) == 26
-    game.deal(random.Random(3))
+    game.deal()
     assert game.phase == Phase.PLAY and len(game.stock) == 20
     assert not set(cards("8h 7h Ah 8c 7c Ac")) & {card for hand in game.hands for card in hand}
 

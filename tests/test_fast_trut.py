@@ -71,7 +71,7 @@ def test_the_native_path_plays_the_games_of_the_engine() -> None:
         players = config.players
         for g in range(15):
             specs = [BOTS[(g + 3 * seat) % len(BOTS)] for seat in range(players)]
-            seed = game_seed(31, g)
+            seed = game_seed(37, g)  # a run whose games reach every situation below (both sides au fortial is rare)
             engine_game, engine_hands = play_with_engine(config, [parse_policy(s) for s in specs], seed)
             fast_game, fast_hands = fast.play(config, [parse_policy(s) for s in specs], seed)
             assert fast_hands == engine_hands, (options, g)

@@ -86,10 +86,11 @@ def test_a_run_plays_the_same_games_from_one_version_to_the_next(tmp_path: Path)
     games = read(run.out, "games").sort("game_id")
     assert games["seed"].to_list() == [game_seed(1, g) for g in range(5)]
     assert games.select("hands", "score_team0", "score_team1").rows() == [
-        (20, 11, 12), (19, 11, 12), (19, 14, 9), (13, 12, 11), (15, 9, 14),
+        (10, 3, 12), (11, 4, 13), (16, 14, 7), (18, 12, 11), (20, 11, 12),
     ]  # fmt: skip
     dealt = read(run.out, "events").filter(game_id=0, hand_no=1, verb="dealt")
-    assert dealt["arg"].to_list() == ["0:1o,10c,11c 1:5e,11e,11b"]
+    assert dealt["arg"].to_list() == ["0:1o,7o,7e 1:3b,3c,11c"]
+    assert json.loads((run.out / "manifest.json").read_text("utf-8"))["seed_scheme"] == "hand-streams/1"
 
 
 def test_every_chunk_plays_its_own_games(tmp_path: Path, monkeypatch) -> None:

@@ -26,7 +26,6 @@ How a hand runs here (``docs/rules/french.md`` gives every rule with its source 
 from __future__ import annotations
 
 import functools
-import random
 from itertools import combinations
 from typing import Any, Final
 
@@ -120,7 +119,7 @@ class FrenchGame(Game):
         self._start_signals_or_play()
 
     # -------------------------------------------------------------------------------- deal and redeal
-    def deal(self, rng: random.Random | None = None) -> EventTuple:
+    def deal(self) -> EventTuple:
         """The chance step. The first deal of a hand shuffles; a redeal goes on dealing from the same
         shuffled deck ("sans avoir besoin de remêler et recouper", seed 002). The shuffle is a lazy
         Fisher-Yates: only the cards dealt are drawn, which is the same as shuffling the whole deck first."""
@@ -132,11 +131,11 @@ class FrenchGame(Game):
         elif len(self.hand_cards) != self.drawn:
             raise RuleError("stock-unknown", "the stock cannot be dealt from: earlier cards of this hand are unknown")
         n, pile, start = self.n, self.pile, self.drawn
-        draw = (rng or self.rng).random
+        stream = self.stream  # the hand's stream goes on where the first deal left it
         hands: list[list[int]] = [[] for _ in range(n)]
         eldest = self.eldest
         for i in range(start, start + n * self.cards_dealt):
-            j = i + int(draw() * (size - i))
+            j = i + stream.below(size - i)
             pile[i], pile[j] = pile[j], pile[i]
             hands[(eldest + i - start) % n].append(pile[i])
         return self._dealt(hands, unknown=False)

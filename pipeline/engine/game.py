@@ -7,9 +7,11 @@ The API is the same for every variant (in the spirit of OpenSpiel and pokerkit):
   may still raise; in the Trut family anyone may trut at any moment).
 - ``legal_actions()``: every legal action of every seat, each naming its seat; ``legal_for(seat)``.
 - ``apply(action)`` checks the action and returns the ``Event`` it produced, or raises ``RuleError``
-  naming the rule broken. ``deal()`` is the chance step, drawn from the game's own seeded generator;
-  ``apply_deal(hands)`` applies a recorded deal instead. These two, and ``apply_trusted``, return the
-  event as the engine records it: a plain tuple in ``Event``'s field order (``Event(*event)`` names it).
+  naming the rule broken. ``deal()`` is the chance step, drawn from the hand's own random stream
+  (``DealStream``: one per hand, derived from the game's seed and the hand's number, so that a choice in
+  one hand never moves the cards of another); ``apply_deal(hands)`` applies a recorded deal instead.
+  These two, and ``apply_trusted``, return the event as the engine records it: a plain tuple in ``Event``'s
+  field order (``Event(*event)`` names it).
 - ``hand_over``, ``over``, ``scores``, ``last_hand`` (a ``HandRecord`` once a hand has ended),
   ``next_hand()``.
 
@@ -29,6 +31,8 @@ from __future__ import annotations
 import random
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
+
+from mypy_extensions import i64
 
 from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import (
@@ -105,6 +109,116 @@ class HandRecord(NamedTuple):
 
 _new_tuple: Final = tuple.__new__
 
+_M16: Final[i64] = 0xFFFF
+_M32: Final[i64] = 0xFFFF_FFFF
+_GOLDEN_HI: Final[i64] = 0x9E37_79B9  # splitmix64's increment, 0x9E3779B97F4A7C15 (2^64 over the golden
+_GOLDEN_LO: Final[i64] = 0x7F4A_7C15  # ratio, odd), in two halves
+_MIX1_HI: Final[i64] = 0xBF58_476D  # splitmix64's two multipliers, 0xBF58476D1CE4E5B9 and 0x94D049BB133111EB
+_MIX1_LO: Final[i64] = 0x1CE4_E5B9
+_MIX2_HI: Final[i64] = 0x94D0_49BB
+_MIX2_LO: Final[i64] = 0x1331_11EB
+
+
+def _low_product(a: i64, b: i64) -> i64:
+    """(a * b) mod 2^32 for a, b below 2^32, every step below 2^49."""
+    return ((a & _M16) * b + ((((a >> 16) * b) & _M16) << 16)) & _M32
+
+
+def _product(ah: i64, al: i64, bh: i64, bl: i64) -> tuple[i64, i64]:
+    """(a * b) mod 2^64 on 32-bit halves (high, low), every step below 2^49."""
+    low0 = (al & _M16) * bl
+    low1 = (al >> 16) * bl
+    low = (low0 & _M32) + ((low1 & _M16) << 16)
+    high = (low0 >> 32) + (low1 >> 16) + (low >> 32) + _low_product(ah, bl) + _low_product(al, bh)
+    return high & _M32, low & _M32
+
+
+def _splitmix64(high: i64, low: i64) -> tuple[i64, i64]:
+    """splitmix64's mix of a 64-bit state given in halves (Steele, Lea and Flood 2014, the mixer of Java's
+    SplittableRandom): a bijection whose outputs on consecutive states are statistically independent."""
+    low ^= ((low >> 30) | (high << 2)) & _M32  # z ^= z >> 30
+    high ^= high >> 30
+    high, low = _product(high, low, _MIX1_HI, _MIX1_LO)
+    low ^= ((low >> 27) | (high << 5)) & _M32  # z ^= z >> 27
+    high ^= high >> 27
+    high, low = _product(high, low, _MIX2_HI, _MIX2_LO)
+    low ^= ((low >> 31) | (high << 1)) & _M32  # z ^= z >> 31
+    high ^= high >> 31
+    return high, low
+
+
+class DealStream:
+    """The random numbers of a game's deals: a stream of its own for every hand.
+
+    Hand ``h`` of a game whose seed is ``key`` (taken modulo 2^64) draws from xoshiro128** (Blackman and
+    Vigna 2018) seeded, as its authors advise, with two outputs of splitmix64: the mixes of the states
+    ``key + (2h - 1) * G`` and ``key + 2h * G`` (G = 0x9E3779B97F4A7C15), which are outputs 2h-1 and 2h of
+    the splitmix64 sequence started at ``key``; the low half of each output is the first word of the state.
+    So a hand's cards depend only on the game's seed and the hand's number, whatever was chosen or drawn
+    before: two games of one seed see the same shuffle in every hand both play (``playing.SEED_SCHEME``).
+
+    Why not ``random.Random``: seeding a Mersenne Twister costs about 4 µs, more than half of what a whole
+    2-player hand costs the engine. Here every number is a 64-bit integer of mypyc's (``i64``) whose every
+    step stays below 2^63 (64-bit products are made of 16- and 32-bit pieces), the same in pure Python, and a
+    hand's start and deal cost about 0.2 µs compiled. ``pipeline/_fast_trut.pyx`` computes the same in C, and
+    ``tests/test_pairing.py`` checks both against the published algorithms."""
+
+    def __init__(self, key: int) -> None:
+        key &= 0xFFFF_FFFF_FFFF_FFFF
+        self.key_high: i64 = key >> 32
+        self.key_low: i64 = key & 0xFFFF_FFFF
+        self.s0: i64 = 0
+        self.s1: i64 = 0
+        self.s2: i64 = 0
+        self.s3: i64 = 0
+        self.start(1)
+
+    @property
+    def key(self) -> int:
+        """The stream's key: the game's seed modulo 2^64."""
+        return int(self.key_high) << 32 | int(self.key_low)
+
+    def start(self, hand_no: i64) -> None:
+        """Start the stream of hand ``hand_no`` (from 1, the first hand, to 2^31)."""
+        step_high, step_low = _product(0, (2 * hand_no - 1) & _M32, _GOLDEN_HI, _GOLDEN_LO)
+        low = self.key_low + step_low
+        high = (self.key_high + step_high + (low >> 32)) & _M32
+        low &= _M32
+        first_high, first_low = _splitmix64(high, low)
+        low += _GOLDEN_LO
+        high = (high + _GOLDEN_HI + (low >> 32)) & _M32
+        second_high, second_low = _splitmix64(high, low & _M32)
+        self.s0 = first_low
+        self.s1 = first_high
+        self.s2 = second_low
+        self.s3 = second_high
+
+    def next32(self) -> i64:
+        """The next 32 random bits (xoshiro128**)."""
+        s0 = self.s0
+        s1 = self.s1
+        s2 = self.s2 ^ s0
+        s3 = self.s3 ^ s1
+        x = (s1 * 5) & _M32
+        result = ((((x << 7) | (x >> 25)) & _M32) * 9) & _M32
+        self.s0 = s0 ^ s3
+        self.s1 = s1 ^ s2
+        self.s2 = s2 ^ ((s1 << 9) & _M32)
+        self.s3 = ((s3 << 11) | (s3 >> 21)) & _M32
+        return result
+
+    def below(self, bound: i64) -> int:
+        """A number from 0 to ``bound - 1`` (``bound`` below 2^31): the high part of 32 random bits times the
+        bound, whose bias (at most bound / 2^32) no deal could show."""
+        return int((self.next32() * bound) >> 32)
+
+    def copy(self) -> DealStream:
+        """An independent copy, at the same point of the same stream."""
+        other = DealStream(0)
+        other.key_high, other.key_low = self.key_high, self.key_low
+        other.s0, other.s1, other.s2, other.s3 = self.s0, self.s1, self.s2, self.s3
+        return other
+
 
 def new_game(config: Config, *args: Any, **kwargs: Any) -> Game:
     """A new game of ``config``'s variant, built by the engine class the variant names (``Variant.engine``);
@@ -147,12 +261,14 @@ class Game:
         self.target = variant.target
         self.signals_on = config.signals
         self.seed = seed
-        self.rng = random.Random(seed)
+        chooser = random.Random(seed)  # the first dealer comes from the game's seed, as it always did
         if first_dealer is None:
-            first_dealer = self.rng.randrange(n)
+            first_dealer = chooser.randrange(n)
         elif not 0 <= first_dealer < n:
             raise ValueError(f"first dealer {first_dealer} is not a seat of a {n}-player game")
         self.first_dealer = first_dealer
+        # the deals: a stream per hand from the seed (a game without a seed takes one from the system)
+        self.stream = DealStream(seed if seed is not None else chooser.getrandbits(64))
         start = tuple(scores) if scores is not None else (0,) * sides
         if len(start) != sides or min(start) < 0 or max(start) >= self.target:
             raise ValueError(f"starting scores {start} must be {sides} numbers between 0 and {self.target - 1}")
@@ -178,6 +294,7 @@ class Game:
     def _begin_hand(self) -> None:
         n = self.n
         self.hand_no += 1
+        self.stream.start(self.hand_no)
         self.eldest = (self.dealer + 1) % n
         self.eldest_team = self.team_of[self.eldest]
         self.score_before = tuple(self.scores)
@@ -394,17 +511,19 @@ class Game:
 
     # ------------------------------------------------------------------------------------------- deal
 
-    def deal(self, rng: random.Random | None = None) -> EventTuple:
-        """The chance step: shuffle and deal, one card at a time from the eldest."""
+    def deal(self) -> EventTuple:
+        """The chance step: shuffle and deal, one card at a time from the eldest, from the hand's stream. The
+        shuffle is a partial Fisher-Yates that draws only the cards dealt, in order: a one-card deal gives
+        each seat the first card a three-card deal of the same hand would have given it."""
         if self.phase is not DEALING:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         n, k = self.n, self.cards_dealt
         size = self.deck_size
         cards = self._deck_cards[:]
-        draw = (rng or self.rng).random
+        stream = self.stream
         dealt = n * k
         for i in range(dealt):  # a partial Fisher-Yates shuffle: only the cards dealt are drawn
-            j = i + int(draw() * (size - i))
+            j = i + stream.below(size - i)
             card = cards[j]
             cards[j] = cards[i]
             cards[i] = card

@@ -49,7 +49,6 @@ The two subclasses are in ``pipeline.engine.trut_regional``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Final
 
@@ -538,19 +537,21 @@ class TrutGame(Game):
         """Choose the phase after a deal inside the hand (a subclass's own)."""
         self._begin_play()
 
-    def deal(self, rng: random.Random | None = None) -> EventTuple:
+    def deal(self) -> EventTuple:
+        """The first deal (``Game.deal``), or a deal inside the hand from the stock, drawn from the rest of the
+        hand's stream."""
         if not self.extra_cards:
-            return super().deal(rng)
+            return super().deal()
         n, k = self.n, self.extra_cards
         if self.extra_replace and len(self.stock) < n * k:  # the stock is out: a new shuffle
             self.stock = list(range(len(self.variant.deck)))
         stock = self.stock
         if len(stock) < n * k:
             raise RuleError("stock", f"the stock holds {len(stock)} cards, not {n * k}")
-        draw = (rng or self.rng).random
+        stream = self.stream
         hands: list[list[int]] = [[] for _ in range(n)]
         for i in range(n * k):
-            j = i + int(draw() * (len(stock) - i))
+            j = i + stream.below(len(stock) - i)
             stock[i], stock[j] = stock[j], stock[i]
             hands[(self.eldest + i) % n].append(stock[i])
         self.stock = stock[n * k :]
