@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_GAMES ?= 6000
 DEMO_OTHER_GAMES ?= 1000
 
-.PHONY: demo test lint typecheck pytest chromium compile bench clean
+.PHONY: demo test lint typecheck pytest chromium compile bench clean crash
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Truc Lab needs Python >= 3.11")'
@@ -33,6 +33,12 @@ pytest: $(STAMP) compile chromium
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
+
+# The crash suite's long run (tests/test_crash.py; make test runs a sample of 4 kills): kill -9 at random
+# moments of simulate, import, report, export and --overwrite, CRASH_KILLS times; TRUC_CRASH_SEED picks them.
+CRASH_KILLS ?= 200
+crash: $(STAMP) compile
+	TRUC_CRASH_KILLS=$(CRASH_KILLS) $(BIN)/pytest -q -s tests/test_crash.py
 
 # The demo: 4-player Catalan Truc with mixed policies (several thousand games), then every other variant
 # and player count, each run in its own folder under data/demo/, and one cross-variant report over them.
