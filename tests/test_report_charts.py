@@ -15,6 +15,7 @@ from pipeline.report import charts, summary, tables
 from pipeline.report.frames import (
     ALL_STATISTICS,
     CONTRACT,
+    PLAYERS,
     RANDOM_BOT,
     SPECIFIC,
     STATISTICS,
@@ -1465,3 +1466,74 @@ def test_count_labels_never_overlap_and_are_left_out_only_where_they_would(name:
         assert not thinned and layer_of(spec, "text")["mark"]["angle"] == 270
     else:
         assert thinned
+
+
+# --- policies kept apart, and mirrors ----------------------------------------------------------------
+
+
+def two_bots(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` twice, as played by the random bot and by a threshold bot (the rows of the second halved), so
+    that two bots' rows sit side by side as the statistics of seats' choices return them."""
+    random_bot = frame.with_columns(pl.lit("random").alias("policy"))
+    threshold = frame.with_columns(pl.lit("threshold raise_at=0.7 call_at=0.5").alias("policy"))
+    return pl.concat([random_bot, threshold], how="diagonal_relaxed")
+
+
+@pytest.mark.parametrize("name", ["fold_rates", "strength_curve", "raise_rates", "bluff_success"])
+def test_a_chart_of_two_bots_draws_each_in_rows_of_its_own(name: str) -> None:
+    spec = charts.CHARTS[name](two_bots(SAMPLES[name])).to_dict()
+    drawn = chart_rows(spec)
+    rows = {r["policy_row"] for r in drawn}
+    assert {row.split(" \u00b7 ")[0] for row in rows} == {"random", "threshold"}  # each bot named briefly
+    one = charts.CHARTS[name](SAMPLES[name]).to_dict()
+    assert len(drawn) == 2 * len(chart_rows(one))  # every rate of each, none summed
+    assert "policy_row" not in json.dumps(one)  # one policy: the chart as before
+
+
+def test_findings_of_two_bots_go_policy_by_policy() -> None:
+    frame = two_bots(SAMPLES["fold_rates"])
+    sentences = summary.summarize({"fold_rates": frame})["fold_rates"]
+    alone = summary.fold_rates(SAMPLES["fold_rates"])
+    assert len(sentences) == 2 * len(alone)
+    assert sorted(s.split(": ", 1)[1] for s in sentences) == sorted([*alone, *alone])
+    assert {s.split(": ", 1)[0] for s in sentences} == {"random", "threshold"}
+    assert all(isinstance(s, summary.Finding) for s in sentences)  # still ranked by sample on the page
+
+
+MIRRORED_PLAYERS = pl.DataFrame(
+    [
+        {**_player("catalan", 4, "random", 560, 1000), "mirror": False},
+        {**_player("catalan", 4, "threshold raise_at=0.7", 1000, 2000), "mirror": True,
+         "win_rate": None, "ci_low": None, "ci_high": None, "mean_net_points": None},
+    ]
+)  # fmt: skip
+
+
+def test_a_bot_that_played_itself_reads_mirror_not_a_result() -> None:
+    compared = compared_players(MIRRORED_PLAYERS)
+    assert compared.get_column("player").to_list() == ["random", "threshold (mirror)"]
+    (sentence,) = summary.player_results(compared)
+    assert sentence.startswith("In 4-player catalan, threshold played itself") and "mirror" in sentence
+    assert "50%" not in sentence
+    assert [r["player"] for r in chart_rows(charts.player_results(compared).to_dict())] == ["random"]
+    html = tables.table(compared, PLAYERS)
+    assert html.count('<td class="mirror">mirror</td>') == 4  # win rate, its interval, net points
+
+
+def test_game_results_findings_rank_policies_and_name_mirrors() -> None:
+    frame = pl.DataFrame(
+        [
+            {"variant": "catalan", "players": 2, "policy": "random", "mirror": False, "games": 300, "games_won": 67,
+             "win_rate": 67 / 300, "ci_low": 0.18, "ci_high": 0.263, "mean_margin": -4.25, "unit": "points"},
+            {"variant": "catalan", "players": 2, "policy": "threshold raise_at=0.7", "mirror": False, "games": 300,
+             "games_won": 233, "win_rate": 233 / 300, "ci_low": 0.726, "ci_high": 0.82, "mean_margin": 4.25,
+             "unit": "points"},
+            {"variant": "catalan", "players": 4, "policy": "threshold raise_at=0.7", "mirror": True, "games": 40,
+             "games_won": 20, "win_rate": None, "ci_low": None, "ci_high": None, "mean_margin": None,
+             "unit": "points"},
+        ]
+    )  # fmt: skip
+    two, four = summary.game_results(frame)
+    assert two.startswith("In 2-player catalan, games won: threshold 78% (233/300; 95% interval 72.6%")
+    assert two.index("threshold") < two.index("random") and "+4.25 points a game" in two
+    assert "threshold played itself" in four and "50%" not in four

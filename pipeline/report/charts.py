@@ -30,7 +30,9 @@ import polars as pl
 
 from pipeline.report.frames import (
     NO_CHOICE_SPECIALS,
+    NO_POLICY,
     PLAYERS,
+    POLICY_NAME,
     common_stake_label,
     conform,
     count_label,
@@ -38,6 +40,8 @@ from pipeline.report.frames import (
     fmt_int,
     interval_label,
     players_label,
+    several_policies,
+    with_policy_names,
 )
 
 ChartBuilder = Callable[[pl.DataFrame], alt.FacetChart]
@@ -70,6 +74,24 @@ def _with_common(frame: pl.DataFrame) -> pl.DataFrame:
             .alias("sample")
         )
     return frame.with_columns(columns)
+
+
+def _rows_by_policy(
+    data: pl.DataFrame, row: str | None, row_title: str, row_sort: Sequence[str] | None
+) -> tuple[pl.DataFrame, str, str, list[str]]:
+    """``data`` whose rows hold several policies (``POLICY_NAME``), with a facet row per policy (and per ``row``
+    when there is one), named ``policy · row``: two bots' rates are never drawn as one."""
+    policies = sorted(data.get_column(POLICY_NAME).unique().to_list(), key=lambda name: (name == NO_POLICY, name))
+    if row is None:
+        return data.with_columns(pl.col(POLICY_NAME).alias(_POLICY_ROW)), _POLICY_ROW, "Policy", policies
+    rows = list(row_sort) if row_sort is not None else sorted(data.get_column(row).drop_nulls().unique().to_list())
+    combined = pl.concat_str(pl.col(POLICY_NAME), pl.lit(_POLICY_JOIN), pl.col(row)).alias(_POLICY_ROW)
+    order = [f"{policy}{_POLICY_JOIN}{r}" for policy in policies for r in rows]
+    return data.with_columns(combined), _POLICY_ROW, f"Policy{_POLICY_JOIN}{row_title}", order
+
+
+_POLICY_ROW = "policy_row"
+_POLICY_JOIN = " \u00b7 "
 
 
 def _rate_axis(
@@ -136,6 +158,8 @@ def _rate_chart(
     any other grid gets placeholders in its empty cells (``_complete_grid``).
     """
     data = _with_common(frame.filter(pl.col("rate").is_not_null()))
+    if several_policies(data):
+        data, row, row_title, row_sort = _rows_by_policy(data, row, row_title, row_sort)
     if even_share_note is not None:
         data = data.with_columns(pl.col("players").map_elements(even_share, return_dtype=pl.Float64).alias(_EVEN_SHARE))
     shares = sorted(data.get_column(_EVEN_SHARE).drop_nulls().unique().to_list()) if even_share_note is not None else []
@@ -577,8 +601,8 @@ def first_trick_value(frame: pl.DataFrame) -> alt.FacetChart:
 
 def bluff_success(frame: pl.DataFrame) -> alt.FacetChart:
     """How often raises were bluffs, how often bluffs made the other side fold, and called bluffs won."""
-    df = conform("bluff_success", frame)
-    keys = [pl.col("variant"), pl.col("players"), pl.col("stake")]
+    df = with_policy_names(conform("bluff_success", frame))
+    keys = [pl.col("variant"), pl.col("players"), pl.col(POLICY_NAME), pl.col("stake")]
     extra = [pl.col("net_points_per_bluff")]
     parts = [
         ("Raises that were bluffs", "bluffs", "raises", "bluff_rate", "bluff_ci_low", "bluff_ci_high"),
@@ -636,10 +660,11 @@ DECILES = [str(d) for d in range(1, 11)]
 
 def fold_rates(frame: pl.DataFrame) -> alt.FacetChart:
     """Fold rate when facing a raise, by the stake proposed and the answerer's hand-strength decile."""
-    df = conform("fold_rates", frame)
+    df = with_policy_names(conform("fold_rates", frame))
     long = df.select(
         "variant",
         "players",
+        POLICY_NAME,
         "stake",
         "decile",
         _decile_label("decile", "All").alias("decile_label"),
@@ -785,10 +810,11 @@ def tie_frequency(frame: pl.DataFrame) -> alt.FacetChart:
 
 def strength_curve(frame: pl.DataFrame) -> alt.FacetChart:
     """Chance that a seat's team wins the hand, by the seat's hand-strength decile."""
-    df = conform("strength_curve", frame)
+    df = with_policy_names(conform("strength_curve", frame))
     long = df.select(
         "variant",
         "players",
+        POLICY_NAME,
         "decile",
         pl.col("decile").cast(pl.String).alias("decile_label"),
         pl.col("wins").alias("count"),
@@ -825,11 +851,12 @@ def _situation(decision: str | None, stake: int | None, variants: Sequence[str] 
 
 def raise_rates(frame: pl.DataFrame) -> alt.FacetChart:
     """How often a seat that could raise did so, by decision, the stake in force and the trick."""
-    df = conform("raise_rates", frame)
+    df = with_policy_names(conform("raise_rates", frame))
     variants = _variants(df)
     long = df.select(
         "variant",
         "players",
+        POLICY_NAME,
         "decision",
         "stake",
         pl.struct("decision", "stake")
@@ -957,10 +984,11 @@ ENVIT_LEVELS = ["All hands", "envit", "torne", "falta", "envit-falta", "0-19", "
 
 def envit(frame: pl.DataFrame) -> alt.FacetChart:
     """The envit's rates (valencian): calls, answers by rung, the caller's wins by envit value, bluffs."""
-    df = conform("envit", frame).filter(pl.col("measure") != "stones")
+    df = with_policy_names(conform("envit", frame).filter(pl.col("measure") != "stones"))
     long = df.select(
         "variant",
         "players",
+        POLICY_NAME,
         pl.col("measure").replace_strict(ENVIT_ROWS, default=pl.col("measure"), return_dtype=pl.String).alias("row"),
         pl.col("level").fill_null("All hands").alias("level_label"),
         "count",
@@ -1028,9 +1056,11 @@ def trut(frame: pl.DataFrame) -> alt.FacetChart:
     """The trut family's rates: truts, folds by answerer, timing trick by trick (the truts made in a call
     before play are all 'before play': the table shows them), fortial and trut d'office, holds, sings.
     Hands that open on no choice (``NO_CHOICE_SPECIALS``) show no "truted or held" bar."""
-    df = conform("trut", frame).filter(
-        (pl.col("measure") != "timing") | pl.col("trick_no").is_not_null(),
-        ~(pl.col("measure").is_in(list(NO_CHOICE_SPECIALS)) & (pl.col("level") == "truted")),
+    df = with_policy_names(
+        conform("trut", frame).filter(
+            (pl.col("measure") != "timing") | pl.col("trick_no").is_not_null(),
+            ~(pl.col("measure").is_in(list(NO_CHOICE_SPECIALS)) & (pl.col("level") == "truted")),
+        )
     )
     measure = (
         pl.when(pl.col("measure") == "timing")
@@ -1040,6 +1070,7 @@ def trut(frame: pl.DataFrame) -> alt.FacetChart:
     long = df.select(
         "variant",
         "players",
+        POLICY_NAME,
         measure.replace_strict(TRUT_ROWS, default=measure, return_dtype=pl.String).alias("row"),
         pl.struct("measure", "level", "trick_no")
         .map_elements(lambda s: _trut_label(s["measure"], s["level"], s["trick_no"]), return_dtype=pl.String)
@@ -1086,10 +1117,11 @@ FRENCH_LEVELS = {
 
 def french(frame: pl.DataFrame) -> alt.FacetChart:
     """French Truc's rates: redeals, raise sizes, the reste and how it is answered."""
-    df = conform("french", frame)
+    df = with_policy_names(conform("french", frame))
     long = df.select(
         "variant",
         "players",
+        POLICY_NAME,
         pl.col("measure").replace_strict(FRENCH_ROWS, default=pl.col("measure"), return_dtype=pl.String).alias("row"),
         pl.struct("measure", "size")
         .map_elements(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import polars as pl
 
@@ -41,6 +42,26 @@ PLAYERS = "player_results"
 """Players and bots, after the other statistics: shown only for the settings (variant and player count)
 with two or more to compare (``compared_players``), each one's win rate drawn."""
 
+GAMES = "game_results"
+"""Games won per policy: a table right after the comparison (no chart; issue 24 draws it), with findings."""
+
+MIRROR = "mirror"
+"""The column of ``player_results`` and ``game_results`` that marks a policy playing itself (``pipeline.stats``):
+its win rate is null there, and the page says "mirror" instead of a result that holds by construction."""
+
+POLICY = "policy"
+POLICY_NAME = "policy_name"
+"""The policy of a seat whose choices a row counts (``sql/staging.sql`` ``seat_policy``), and its brief name
+within its setting (``with_policy_names``), by which the charts and findings keep bots apart."""
+
+TEAM_JOIN = " + "
+"""How ``game_results`` labels a side whose seats played different policies (``sql/staging.sql``,
+``int_side_policies``): each policy once, in seat order, joined by it."""
+
+NO_POLICY = "no seat's choice"
+"""The name of a null ``policy``: a row that counts no seat's choice (the envit's stones, a trut-family special
+hand in which nobody decided)."""
+
 NO_CHOICE_SPECIALS = frozenset({"trut_office", "chanson", "chanter", "sec"})
 """The trut family's special hands whose opening the rules fix: a trut d'office must be made, and after la
 chanson, chanter or a sec redeal the hand is played for a long with no trut. Their "truted or held" rate
@@ -50,7 +71,10 @@ _STR = pl.String()
 _INT = pl.Int64()
 _FLOAT = pl.Float64()
 
+_BOOL = pl.Boolean()
+
 _KEYS: dict[str, pl.DataType] = {"variant": _STR, "players": _INT}
+_POLICY_KEYS: dict[str, pl.DataType] = {**_KEYS, POLICY: _STR}
 
 CONTRACT: dict[str, dict[str, pl.DataType]] = {
     "first_trick_value": {
@@ -68,7 +92,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "points_value": _FLOAT,
     },
     "bluff_success": {
-        **_KEYS,
+        **_POLICY_KEYS,
         "stake": _INT,
         "raises": _INT,
         "bluffs": _INT,
@@ -87,7 +111,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "net_points_per_bluff": _FLOAT,
     },
     "fold_rates": {
-        **_KEYS,
+        **_POLICY_KEYS,
         "stake": _INT,
         "decile": _INT,
         "facing": _INT,
@@ -128,7 +152,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "ci_high": _FLOAT,
     },
     "strength_curve": {
-        **_KEYS,
+        **_POLICY_KEYS,
         "decile": _INT,
         "n": _INT,
         "wins": _INT,
@@ -138,7 +162,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "mean_net_points": _FLOAT,
     },
     "raise_rates": {
-        **_KEYS,
+        **_POLICY_KEYS,
         "decision": _STR,
         "stake": _INT,
         "trick_no": _INT,
@@ -159,6 +183,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
     PLAYERS: {
         **_KEYS,
         "player": _STR,
+        MIRROR: _BOOL,
         "hands": _INT,
         "random_bot_hands": _INT,
         "decided": _INT,
@@ -173,8 +198,23 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "folds": _INT,
         "fold_rate": _FLOAT,
     },
+    GAMES: {
+        **_POLICY_KEYS,
+        MIRROR: _BOOL,
+        "games": _INT,
+        "games_won": _INT,
+        "win_rate": _FLOAT,
+        "ci_low": _FLOAT,
+        "ci_high": _FLOAT,
+        "mean_margin": _FLOAT,
+        "margin_ci_low": _FLOAT,
+        "margin_ci_high": _FLOAT,
+        "unit": _STR,
+        "matches": _INT,
+        "matches_won": _INT,
+    },
     "envit": {
-        **_KEYS,
+        **_POLICY_KEYS,
         "measure": _STR,
         "level": _STR,
         "n": _INT,
@@ -185,7 +225,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "mean": _FLOAT,
     },
     "trut": {
-        **_KEYS,
+        **_POLICY_KEYS,
         "measure": _STR,
         "level": _STR,
         "trick_no": _INT,
@@ -196,7 +236,7 @@ CONTRACT: dict[str, dict[str, pl.DataType]] = {
         "ci_high": _FLOAT,
     },
     "french": {
-        **_KEYS,
+        **_POLICY_KEYS,
         "measure": _STR,
         "size": _INT,
         "n": _INT,
@@ -291,6 +331,8 @@ def conform(name: str, frame: pl.DataFrame) -> pl.DataFrame:
             casts.append(pl.col(col).cast(_FLOAT, strict=False).fill_nan(None))
         elif dtype == _INT:
             casts.append(pl.col(col).cast(_INT, strict=False))
+        elif dtype == _BOOL:
+            casts.append(pl.col(col).cast(_BOOL, strict=False))
         else:
             casts.append(pl.col(col).cast(_STR, strict=False))
     frame = frame.with_columns(casts)
@@ -396,12 +438,49 @@ def compared_players(frame: pl.DataFrame) -> pl.DataFrame:
     its setting (``short_player_names``: the same bot may read differently in two settings)."""
     if frame.is_empty() or "player" not in frame.columns:
         return frame.clear()
-    several = frame.filter(pl.col("player").n_unique().over("variant", "players") > 1)
+    several = frame.filter(pl.len().over("variant", "players") > 1)
     named = []
     for _, group in several.group_by("variant", "players", maintain_order=True):
         names = short_player_names(group.get_column("player").to_list())
-        named.append(group.with_columns(pl.col("player").replace_strict(names, default=pl.col("player"))))
+        brief = pl.col("player").replace_strict(names, default=pl.col("player"))
+        if MIRROR in group.columns:  # a bot that played itself reads so, apart from its games against others
+            brief = pl.when(pl.col(MIRROR).fill_null(False)).then(brief + f" ({MIRROR})").otherwise(brief)
+        named.append(group.with_columns(brief.alias("player")))
     return pl.concat(named) if named else several
+
+
+def with_policy_names(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with ``POLICY_NAME``: each ``policy`` named briefly within its setting (``short_player_names``:
+    ``threshold``, or the parameters that tell two threshold bots apart), a null policy ``NO_POLICY``."""
+    if POLICY not in frame.columns:
+        return frame.with_columns(pl.lit(NO_POLICY).alias(POLICY_NAME))
+    named = frame.select("variant", "players", POLICY).unique().drop_nulls()
+    brief: dict[tuple[Any, Any, str], str] = {}
+    for (variant, players), group in named.group_by("variant", "players"):
+        labels = group.get_column(POLICY).to_list()
+        parts = [part for label in labels for part in label.split(TEAM_JOIN)]  # a mixed team's bots, each named
+        names = short_player_names(parts)
+        brief.update(
+            {
+                (variant, players, label): TEAM_JOIN.join(names.get(part, part) for part in label.split(TEAM_JOIN))
+                for label in labels
+            }
+        )
+    table = pl.DataFrame(
+        [(*key, name) for key, name in brief.items()],
+        schema={"variant": frame.schema["variant"], "players": frame.schema["players"], POLICY: pl.String,
+                POLICY_NAME: pl.String},
+        orient="row",
+    )  # fmt: skip
+    return frame.join(table, on=["variant", "players", POLICY], how="left", nulls_equal=True).with_columns(
+        pl.col(POLICY_NAME).fill_null(NO_POLICY)
+    )
+
+
+def several_policies(frame: pl.DataFrame) -> bool:
+    """Whether ``frame`` (with ``POLICY_NAME``) holds more than one policy, a null one counted: its rows must
+    then be kept apart by policy."""
+    return POLICY_NAME in frame.columns and frame.get_column(POLICY_NAME).n_unique() > 1
 
 
 RANDOM_BOT = "random"

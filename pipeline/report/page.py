@@ -35,6 +35,7 @@ from pipeline.report.charts import CHARTS
 from pipeline.report.frames import (
     ALL_STATISTICS,
     COMPARISON,
+    GAMES,
     PLAYERS,
     SPECIFIC,
     STATISTICS,
@@ -50,7 +51,7 @@ from pipeline.report.frames import (
     units_of,
 )
 from pipeline.report.glossary import terms_for
-from pipeline.report.summary import SUMMARIES, Detail, Finding, random_bot_caveat
+from pipeline.report.summary import SUMMARIES, Detail, Finding, per_policy, random_bot_caveat
 from pipeline.report.tables import escape, table
 
 Progress = Callable[[str], None]
@@ -70,9 +71,17 @@ TITLES: dict[str, str] = {
     "french": "Redeals and the reste (french)",
     "void_hands": "Void hands",
     PLAYERS: "Players and bots",
+    GAMES: "Games won, per policy",
 }
 
 DEFINITIONS: dict[str, str] = {
+    GAMES: (
+        "How each policy fared over whole games, which is what ranks bots (a bot may win half of its hands and "
+        "most of its games): a side's policy is its seats' bot, or each of a mixed team's bots joined by '+'; "
+        "games won with their 95% interval, and the mean final margin (the side's score minus the other "
+        "sides' mean), in the game's unit. A policy on more than one side of the same games plays itself: "
+        "those games read 'mirror', with no win rate, which would hold by construction."
+    ),
     "first_trick_value": (
         "Among hands whose first trick was won outright (not tied), the share won by the side (a team, or "
         "a player alone in 3-player Trut) that took that trick, and by the side or sides that lost it, with "
@@ -195,7 +204,7 @@ def build_report(
     manifests = {str(path): store.read_manifest(path) for path in paths}
     available = {getattr(s, "name", s) for s in stats.list_statistics()}
     frames: dict[str, pl.DataFrame] = {}
-    for name in (*ALL_STATISTICS, PLAYERS):
+    for name in (*ALL_STATISTICS, PLAYERS, GAMES):
         if name not in available:
             say(f"{name}: not offered by pipeline.stats, left out")
             continue
@@ -258,11 +267,13 @@ def render_page(
     out = Path(out)
     vl_version = _vegalite_version()
     names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
+    if GAMES in frames and frames[GAMES].height:  # right after the comparison: the result that ranks bots
+        names.insert(1 if names[:1] == [COMPARISON] else 0, GAMES)
     caveat = random_bot_caveat(random_bot_shares(frames[PLAYERS])) if PLAYERS in frames else None
     if PLAYERS in frames:
         frames = {**frames, PLAYERS: compared_players(frames[PLAYERS])}
         names += [PLAYERS] if frames[PLAYERS].height else []
-    names += sorted(n for n in frames if n not in ALL_STATISTICS and n != PLAYERS)
+    names += sorted(n for n in frames if n not in ALL_STATISTICS and n not in (PLAYERS, GAMES))
     units = units_of(frames)
     sections: list[str] = []
     findings: dict[str, list[str]] = {}
@@ -274,7 +285,7 @@ def render_page(
         charts_dir.mkdir()
         for name in names:
             frame = conform(name, frames[name]) if name in CHARTS else frames[name]
-            findings[name] = SUMMARIES[name](frame, units) if name in SUMMARIES else []
+            findings[name] = per_policy(name, frame, units) if name in SUMMARIES else []
             if name == COMPARISON and caveat:  # before the settings are ranked
                 findings[name] = [caveat, *findings[name]]
             spec: dict[str, Any] | None = None

@@ -17,9 +17,15 @@ import polars as pl
 
 from pipeline.report.frames import (
     ALL_STATISTICS,
+    CONTRACT,
+    GAMES,
+    MIRROR,
     NEVER_VOID,
     NO_CHOICE_SPECIALS,
+    NO_POLICY,
     PLAYERS,
+    POLICY,
+    POLICY_NAME,
     conform,
     count_label,
     even_share,
@@ -32,6 +38,7 @@ from pipeline.report.frames import (
     stake_label,
     unit_word,
     units_of,
+    with_policy_names,
 )
 
 Row = dict[str, Any]
@@ -652,11 +659,17 @@ def void_hands(frame: pl.DataFrame, units: Units = None) -> list[str]:
 def player_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
     """Each compared player's or bot's share of its decided hands (once a hand per side it sat for), best
     first, and whether the best's and the worst's intervals overlap; when the one that wins more hands
-    nets fewer points, the sentence says so."""
+    nets fewer points, the sentence says so. A bot that sat on both sides of the same hands (a mirror) is
+    named as such, with no share: it won half of them by construction."""
     df = conform(PLAYERS, frame)
     out: list[str] = []
     for (variant, players), rows in _groups(df):
-        rows = [row for row in rows if _has_rate(row, "win_rate", "decided")]
+        out += [
+            _mirror_sentence(row["player"].removesuffix(f" ({MIRROR})"), variant, players, row["decided"], "hands")
+            for row in rows
+            if row[MIRROR]
+        ]
+        rows = [row for row in rows if not row[MIRROR] and _has_rate(row, "win_rate", "decided")]
         if len(rows) < 2:
             continue
         rows.sort(key=lambda row: (-row["win_rate"], row["player"]))
@@ -682,7 +695,41 @@ def player_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
     return out
 
 
+def _mirror_sentence(who: str, variant: str, players: int, sample: int, what: str) -> str:
+    return (
+        f"In {setting_phrase(variant, players)}, {who} played itself, on more than one side of the same {what} "
+        f"({fmt_int(sample)}): a mirror, whose share of {what} won holds by construction and is no finding."
+    )
+
+
+def game_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """Each policy's share of its games won, best first, with its interval and mean final margin; a policy
+    on more than one side of the same games (a mirror) is named as such, with no share."""
+    df = conform(GAMES, frame)
+    out: list[str] = []
+    for (variant, players), rows in _groups(df):
+        names = with_policy_names(pl.DataFrame(rows, schema=df.schema)).get_column(POLICY_NAME).to_list()
+        named = sorted(zip(names, rows, strict=True), key=lambda pair: (-(pair[1]["win_rate"] or 0), pair[0]))
+        each = []
+        for name, row in named:
+            if row[MIRROR]:
+                out.append(_mirror_sentence(name, variant, players, row["games"], "games"))
+            elif _has_rate(row, "win_rate", "games"):
+                margin = row["mean_margin"]
+                unit = row["unit"] or "points"
+                each.append(
+                    f"{name} {fmt_pct(row['win_rate'])} ({count_label(row['games_won'], row['games'])}; 95% interval "
+                    f"{interval_label(row['ci_low'], row['ci_high'])}"
+                    + ("" if is_missing(margin) else f"; {fmt_points(margin, signed=True)} {unit} a game")
+                    + ")"
+                )
+        if each:
+            out.append(f"In {setting_phrase(variant, players)}, games won: {_join(each)}.")
+    return out
+
+
 SUMMARIES: dict[str, Summarizer] = {
+    GAMES: game_results,
     "variant_comparison": variant_comparison,
     "envit": envit,
     "trut": trut,
@@ -705,4 +752,29 @@ def summarize(frames: Mapping[str, pl.DataFrame]) -> dict[str, list[str]]:
     """Findings for every statistic present in ``frames``, in page order (``frames.ALL_STATISTICS``), in
     each variant's unit as ``variant_comparison`` reports it (``games.unit``)."""
     units = units_of(frames)
-    return {name: SUMMARIES[name](frames[name], units) for name in ALL_STATISTICS if name in frames}
+    return {name: per_policy(name, frames[name], units) for name in ALL_STATISTICS if name in frames}
+
+
+def per_policy(name: str, frame: pl.DataFrame, units: Units = None) -> list[str]:
+    """The findings of statistic ``name``; for a statistic of seats' choices (a ``policy`` column) whose frame
+    holds several policies, setting by setting and policy by policy, each sentence opening with the
+    policy's brief name (``frames.with_policy_names``): two bots' choices are never summed up as one."""
+    summarize_one = SUMMARIES[name]
+    if name == GAMES or POLICY not in CONTRACT.get(name, {}):
+        return summarize_one(frame, units)
+    named = with_policy_names(conform(name, frame))
+    if named.get_column(POLICY_NAME).n_unique() <= 1:
+        return summarize_one(frame, units)
+    out: list[str] = []
+    groups = named.group_by("variant", "players", POLICY_NAME)
+    for (_, _, policy), part in sorted(groups, key=lambda g: (g[0][0], g[0][1], g[0][2] == NO_POLICY, g[0][2])):
+        prefix = "" if policy == NO_POLICY else f"{policy}: "
+        out += [_prefixed(prefix, sentence) for sentence in summarize_one(part.drop(POLICY_NAME), units)]
+    return out
+
+
+def _prefixed(prefix: str, sentence: str) -> str:
+    """``sentence`` opened by ``prefix``, of the same kind (a ``Finding`` keeps its sample and setting)."""
+    if isinstance(sentence, Finding):
+        return Finding(prefix + sentence, sentence.sample, sentence.setting)
+    return type(sentence)(prefix + sentence)

@@ -4,7 +4,8 @@ Every column gets a header in words (``header``); its name in the frame, which d
 defines, is kept as the header's tooltip. Cells read as the findings do: rates as percentages,
 differences of two rates in percentage points (``+12.3 pp``, never ``%``: ``PERCENTAGE_POINTS``), points
 with two decimals (signed for differences), counts with thousands separators; a null that stands for a
-row of its own says what it is (``NULL_MEANS``: fold_rates' all-deciles row reads decile ``all``). Beside
+row of its own says what it is (``NULL_MEANS``: fold_rates' all-deciles row reads decile ``all``), and a
+result that a mirror row leaves null (a bot that played itself) reads ``mirror``. Beside
 the comparison's ``unit``, which names the games' score (longs, cames), the table names what a hand's
 points count (petits, stones), as the page's header does.
 """
@@ -16,7 +17,7 @@ import math
 
 import polars as pl
 
-from pipeline.report.frames import HAND_UNITS, fmt_points, fmt_pp
+from pipeline.report.frames import GAMES, HAND_UNITS, MIRROR, fmt_points, fmt_pp
 
 HAND_UNIT = "hand_unit"
 """The column ``table`` adds beside ``unit``: what a hand's points count (``frames.HAND_UNITS``)."""
@@ -110,8 +111,24 @@ HEADERS: dict[str, str] = {
     "tie_rate": "Tie rate",
     "tie_ci_low": "95% low (ties)",
     "tie_ci_high": "95% high (ties)",
+    "policy": "Policy",
+    "policies": "Policies pooled",
+    MIRROR: "Mirror (played itself)",
+    "games_won": "Games won",
+    "mean_margin": "Mean final margin",
+    "margin_ci_low": "95% low (margin)",
+    "margin_ci_high": "95% high (margin)",
+    "matches": "Matches",
+    "matches_won": "Matches won",
 }
 """The header of every column the report's statistics have (``frames.CONTRACT``), by its name."""
+
+STATISTIC_HEADERS: dict[tuple[str, str], str] = {
+    (GAMES, "games"): "Games (once per side held)",
+    (GAMES, "unit"): "Score in",
+}
+"""A column's header in one statistic, where its name means something else than in the others (``games`` counts
+complete games in the comparison, side-games in ``game_results``)."""
 
 PERCENTAGE_POINTS = frozenset({"value", "first_trick_value", "mano_edge"})
 """The columns that are a difference of two rates (or of a rate and an even share): percentage points."""
@@ -124,13 +141,14 @@ NULL_MEANS: dict[tuple[str, str], str] = {
 missing: fold_rates' all-deciles row (every answer at the stake), raise_rates' decisions before play."""
 
 _PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win")
-_POINT_HINTS = ("points",)
-_SIGNED_POINTS = ("diff", "net", "value")
+_POINT_HINTS = ("points", "margin")
+_SIGNED_POINTS = ("diff", "net", "value", "margin")
 
 
-def header(column: str) -> str:
-    """A column's header: ``HEADERS``' words, else its name in words (``new_column`` -> ``New column``)."""
-    return HEADERS.get(column) or column.replace("_", " ").capitalize()
+def header(column: str, statistic: str = "") -> str:
+    """A column's header: ``STATISTIC_HEADERS``' or ``HEADERS``' words, else its name in words (``new_column`` ->
+    ``New column``)."""
+    return STATISTIC_HEADERS.get((statistic, column)) or HEADERS.get(column) or column.replace("_", " ").capitalize()
 
 
 def cell(column: str, value: object) -> str:
@@ -161,14 +179,22 @@ def table(frame: pl.DataFrame, statistic: str = "") -> str:
     """A frame as an HTML table, each header naming its column in words (its name in the frame as the
     header's tooltip); a null that stands for a row of its own in ``statistic`` reads as what it means
     (``NULL_MEANS``)."""
+    from pipeline.stats import MIRRORED_COLUMNS  # the results a mirror row leaves null (DuckDB is loaded by now)
+
     frame = with_hand_unit(frame)
-    head = "".join(f'<th title="{escape(c)}">{escape(header(c))}</th>' for c in frame.columns)
+    head = "".join(f'<th title="{escape(c)}">{escape(header(c, statistic))}</th>' for c in frame.columns)
     meanings = [NULL_MEANS.get((statistic, c)) for c in frame.columns]
+    mirrored = [c in MIRRORED_COLUMNS for c in frame.columns]
+    at = frame.columns.index(MIRROR) if frame.schema.get(MIRROR) == pl.Boolean else None
     body = "".join(
         "<tr>"
         + "".join(
-            f"<td>{escape(meaning)}</td>" if value is None and meaning else cell(c, value)
-            for c, value, meaning in zip(frame.columns, row, meanings, strict=True)
+            f"<td>{escape(meaning)}</td>"
+            if value is None and meaning
+            else f'<td class="mirror">{MIRROR}</td>'
+            if value is None and mirror and at is not None and row[at]
+            else cell(c, value)
+            for c, value, meaning, mirror in zip(frame.columns, row, meanings, mirrored, strict=True)
         )
         + "</tr>"
         for row in frame.iter_rows()
