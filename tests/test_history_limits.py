@@ -6,7 +6,10 @@ and the import streams the file in bounded memory.
 
 from __future__ import annotations
 
+import io
 import multiprocessing
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.history import HistoryError, check_files, import_files
+from pipeline.history import HistoryError, check_files, import_files, reader
 from pipeline.history.reader import MESSAGE_LIMIT, QUOTE_LIMIT
 
 DATA = Path(__file__).parent / "data"
@@ -170,12 +173,102 @@ def test_the_reader_is_linear_in_its_input(shape: str, tmp_path: Path) -> None:
     # a line of 200k '"' took 116 s, 40k deal lines of distinct seats 56 s, an unknown verb of 2 MB 23 s:
     # doubling the input must at most about double the time (CPU time, the best of 3), within 10 s
     text, n = SHAPES[shape]
-    seconds = []
-    for size in (n, 2 * n):
-        path = _write(tmp_path, text(size), f"{size}.truc")
-        seconds.append(_seconds(path))
-    once, twice = seconds
-    assert twice <= 2.5 * once + 0.02, (once, twice)
+    paths = [_write(tmp_path, text(size), f"{size}.truc") for size in (n, 2 * n)]
+    tries = []
+    for _ in range(2):  # a second measure when the machine's load spoilt the first
+        once, twice = map(_seconds, paths)
+        tries.append((once, twice))
+        if twice <= 2.5 * once + 0.02:
+            return
+    pytest.fail(f"twice the input took more than 2.5 times as long: {tries}")
+
+
+PEAK_RSS = """
+import sys
+from pathlib import Path
+from pipeline.history import import_files
+import_files([Path(sys.argv[1])], Path(sys.argv[2]))
+print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+"""
+"""Import a file and print the process's peak resident memory in kB: its own (``VmHWM``), since
+``ru_maxrss`` keeps across ``exec`` the peak of the process that forked it (here, pytest's)."""
+
+
+def _peak_rss(path: Path, out: Path) -> int:
+    """The peak resident memory, in bytes, of a process that imports ``path`` into ``out``."""
+    done = subprocess.run([sys.executable, "-c", PEAK_RSS, str(path), str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout) * 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak memory from Linux's /proc")
+def test_the_import_streams_its_file_in_bounded_memory(tmp_path: Path) -> None:
+    # the import held the whole file: 1.27 GB for a 175 MB file. Two files of the same 20 games, one with
+    # 8 MB of comments and one with 32 MB: the peak memory of their imports must not grow with the bytes
+    # read (less than a twentieth of the bytes added; the old reader held about one more byte for each).
+    # bench/import_memory.py measures the import of a 175 MB export
+    game = (DATA / "canonical" / "sim_2p_threshold.truc").read_text("utf-8")
+    sizes, peaks = [], []
+    for megabytes in (8, 32):
+        comments = ("; " + "x" * 998 + "\n") * (megabytes * 2**20 // 1000 // 20)
+        path = _write(tmp_path, "\n".join([game + comments] * 20), f"{megabytes}.truc")
+        sizes.append(path.stat().st_size)
+        peaks.append(_peak_rss(path, tmp_path / f"data{megabytes}"))
+    slope = (peaks[1] - peaks[0]) / (sizes[1] - sizes[0])
+    assert slope < 0.05, (sizes, peaks)
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
+def test_a_stream_read_in_blocks_gives_the_lines_of_the_text(
+    end: str, block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # whatever the block boundaries (a CRLF split in two, a multi-byte character split), the lines and
+    # their numbers are those of the text read whole
+    monkeypatch.setattr(reader, "BLOCK", block)
+    text = end.join(['[Event "Caf\u00e9 \u2764"]', "", "  0 play 3o ; x", "", "end"]) + end
+    lines = list(reader.ByteLines(io.BytesIO(text.encode("utf-8")), "s"))
+    whole = [(n, line) for n, line in reader.text_lines(text, "s") if line or n < 5]
+    assert lines == whole
+
+
+def test_a_line_past_the_limit_is_refused_and_the_next_games_are_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(reader, "LINE_LIMIT", 100)
+    monkeypatch.setattr(reader, "BLOCK", 16)
+    game = TWO_PLAYERS.read_text("utf-8")
+    long = game.replace("  1 play 2e\n", "  1 play 2e ; " + "x" * 500 + "\n", 1)
+    path = _write(tmp_path, long + "\n" + game)
+    checked = check_files([path])
+    assert checked.games == 1 and len(checked.invalid) == 1
+    assert checked.invalid[0].startswith(f"{path}:13: a line of 514 bytes: a line of a history has at most 100")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("  1 play 2e\n", "  1 play 2e }\n", "this '}' closes no '{' comment"),
+        ("  1 play 2e\n", "  1 play 2e ; caf\xe9\n", "byte 0xe9 is not UTF-8"),
+    ],
+    ids=["brace", "latin1"],
+)
+def test_a_line_that_cannot_be_read_costs_its_game_only(old: str, new: str, words: str, tmp_path: Path) -> None:
+    # a stray '}' ended the reading of the file: the valid games after it were lost, unreported
+    game = TWO_PLAYERS.read_text("utf-8")
+    path = tmp_path / "in.truc"
+    path.write_bytes((game.replace(old, new, 1) + "\n" + game).encode("latin-1"))
+    checked = check_files([path])
+    assert checked.games == 1 and [p.split(": ", 1)[0] for p in checked.invalid] == [f"{path}:13"]
+    assert words in checked.invalid[0]
+    imported = import_files([path], tmp_path / "data", skip_invalid=True)
+    assert imported.games == 1 and imported.invalid == checked.invalid
+
+
+def test_standard_input_is_read_as_a_stream(tmp_path: Path) -> None:
+    piped = io.BytesIO(TWO_PLAYERS.read_bytes() * 1)
+    result = import_files([piped], tmp_path / "data")
+    assert result.games == 1 and result.manifest["sources"] == ["<stdin>"]
 
 
 DEALT = HEAD + "0: 3o 12c 5e\n1: 7b 1o 4e\n"

@@ -27,6 +27,7 @@ from pipeline import __version__
 from pipeline.engine.actions import DEALT
 from pipeline.history.reader import (
     ActionLine,
+    ByteLines,
     DealLine,
     GameRecord,
     HandLine,
@@ -36,7 +37,6 @@ from pipeline.history.reader import (
     TagLine,
     decode,
     parse,
-    read_text,
 )
 from pipeline.history.writer import format_game, hand_from_record, seat_tag_index, tag_rank
 from pipeline.names import counted
@@ -73,8 +73,8 @@ class ImportResult:
     manifest: dict[str, Any]
 
 
-def load_text(path: Path) -> str:
-    """The text of a history file; a missing or undecodable file is a ``HistoryError``."""
+def _open(path: Path) -> BinaryIO:
+    """A history file opened for reading; a missing or unreadable file is a ``HistoryError``."""
     path = Path(path)
     source = str(path)
     if not path.exists():
@@ -82,15 +82,23 @@ def load_text(path: Path) -> str:
     if path.is_dir():
         raise HistoryError(source, None, "is a folder, not a history file")
     try:
-        data = path.read_bytes()
+        return path.open("rb")
     except OSError as exc:
         raise HistoryError(source, None, f"cannot read the file: {exc.strerror}") from None
-    return decode(data, source)
+
+
+def load_text(path: Path) -> str:
+    """The text of a history file; a missing or undecodable file is a ``HistoryError``."""
+    with _open(path) as stream:
+        return decode(stream.read(), str(path))
 
 
 def read_file(path: Path, *, skip_invalid: bool = False) -> ReadResult:
-    """Read and replay every game of one file."""
-    return read_text(load_text(path), str(path), skip_invalid=skip_invalid)
+    """Read and replay every game of one file, streamed (``ByteLines``)."""
+    visitor = ReplayVisitor(str(path), strict=not skip_invalid)
+    with _open(path) as stream:
+        parse(ByteLines(stream, str(path)), visitor, str(path))
+    return ReadResult(visitor.games, visitor.errors)
 
 
 def record_text(record: GameRecord) -> str:
@@ -155,28 +163,28 @@ written, out of ``total``) and the games and hands done so far."""
 
 class _Tally:
     """Games and hands replayed so far, file by file; ``progress`` is told the bytes read after each file
-    and at the points the subclass reports (the file being read counted by its lines replayed)."""
+    and at the points the subclass reports (the file being read counted by the bytes read of it)."""
 
     def __init__(self, progress: Progress | None = None, total: int = 0) -> None:
         self.games = 0
         self.hands = 0
         self.progress, self.total = progress, total
         self.read = 0  # bytes of the files done
-        self.size, self.lines = 0, 1  # the file being read
+        self.lines: ByteLines | None = None  # the file being read
 
-    def begin_file(self, size: int, text: str) -> None:
-        self.size, self.lines = size, max(1, text.count("\n"))
+    def begin_file(self, lines: ByteLines) -> None:
+        self.lines = lines
 
     def end_file(self, size: int) -> None:
         """The file of ``size`` bytes is done (read, or skipped as unreadable)."""
         self.read += size
-        self.size = 0
-        self.report(0)
+        self.lines = None
+        self.report()
 
-    def report(self, line: int) -> None:
+    def report(self) -> None:
         if self.progress is not None:
-            done = self.read + self.size * min(line, self.lines) // self.lines
-            self.progress(done, self.total, self.games, self.hands)
+            done = self.read + (0 if self.lines is None else self.lines.done)
+            self.progress(done, max(self.total, done), self.games, self.hands)  # standard input's size unknown
 
     def add(self, record: GameRecord, source: str) -> None:
         """A valid game, read from the file named ``source``."""
@@ -213,7 +221,7 @@ class _Rows(_Tally):
         self.games += 1
         if len(self.batches["games"]) >= CHUNK_GAMES:
             self.flush()
-            self.report(record.line)
+            self.report()
 
     def flush(self) -> None:
         for name, count in write_part(self.root, self.parts, self.batches).items():
@@ -229,13 +237,13 @@ STDIN_NAME = "<stdin>"
 @dataclass(frozen=True)
 class _Sources:
     """The history files to read (a folder stands for its `.truc` files), with their sizes; standard input
-    read whole. Strict: a missing file or a folder without histories stops everything. Lenient (``truc
-    check``, ``--skip-invalid``): a missing file stays a source, reported when it is read, and a folder
-    without histories is one of the ``problems``, so the other files are still read."""
+    read as a stream, as files are. Strict: a missing file or a folder without histories stops everything.
+    Lenient (``truc check``, ``--skip-invalid``): a missing file stays a source, reported when it is read,
+    and a folder without histories is one of the ``problems``, so the other files are still read."""
 
     paths: list[Path | None]  # None: standard input
     sizes: list[int]
-    piped: bytes
+    piped: BinaryIO | None
     problems: list[str]
 
     @classmethod
@@ -245,7 +253,7 @@ class _Sources:
         streams = [p for p in paths if not isinstance(p, str | Path)]
         if len(streams) > 1:
             raise HistoryError(STDIN_NAME, None, "standard input can be read only once")
-        piped = streams[0].read() if streams else b""
+        piped = streams[0] if streams else None
         sources: list[Path | None] = []
         problems: list[str] = []
         for item in paths:
@@ -262,12 +270,27 @@ class _Sources:
                     raise
                 problems.append(str(exc))
         sources = _once_each(sources)
-        sizes = [len(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources]
+        sizes = [
+            _stream_size(piped) if path is None else path.stat().st_size if path.is_file() else 0 for path in sources
+        ]
         return cls(sources, sizes, piped, problems)
 
     @property
     def names(self) -> list[str]:
         return [STDIN_NAME if path is None else str(path) for path in self.paths]
+
+
+def _stream_size(stream: BinaryIO | None) -> int:
+    """The bytes left in ``stream`` when it can tell (a file redirected to standard input), else 0."""
+    try:
+        here = stream.tell() if stream is not None and stream.seekable() else None
+        if here is None or stream is None:
+            return 0
+        size = stream.seek(0, 2) - here
+        stream.seek(here)
+        return size
+    except OSError:
+        return 0
 
 
 def _once_each(sources: list[Path | None]) -> list[Path | None]:
@@ -301,18 +324,24 @@ def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool) -> lis
     for path, size, source in zip(sources.paths, sources.sizes, sources.names, strict=True):
         games_before = tally.games
         try:
-            text = decode(sources.piped, STDIN_NAME) if path is None else load_text(path)
+            stream = sources.piped if path is None else _open(path)
         except HistoryError as exc:
             if not skip_invalid:
                 raise
             invalid.append(str(exc))
             tally.end_file(size)
             continue
-        tally.begin_file(size, text)
+        assert stream is not None
         name = STDIN_NAME if path is None else path.name
         visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(tally.add, source=name))
-        parse(text, visitor, source)
-        tally.end_file(size)
+        lines = ByteLines(stream, source)
+        tally.begin_file(lines)
+        try:
+            parse(lines, visitor, source)
+        finally:
+            if path is not None:
+                stream.close()
+        tally.end_file(lines.done)
         invalid.extend(str(error) for error in visitor.errors)
         if tally.games == games_before and not visitor.errors:
             error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')

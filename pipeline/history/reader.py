@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import BinaryIO, Final, NamedTuple
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
@@ -189,6 +189,81 @@ def decode(data: bytes, source: str) -> str:
     return text.removeprefix(BOM)
 
 
+LINE_LIMIT: Final = 1 << 20
+"""The longest line read, in bytes (1 MiB): a longer one is an error, read no further, so that reading
+holds at most one line of the file whatever its size (a history's lines are tags, deals and moves)."""
+
+BLOCK: Final = 1 << 20
+"""Bytes read from a stream at a time."""
+
+Physical = tuple[int, str | HistoryError]
+"""A numbered physical line: its text without the line end, or why it cannot be read (bytes that are not
+UTF-8, a line past ``LINE_LIMIT``)."""
+
+
+def _line_end(piece: bytes) -> int:
+    """How many bytes of line end ``piece`` (a line with its end, if any) has: 2 for CRLF, 1 for LF or CR."""
+    return 2 if piece.endswith(b"\r\n") else 1 if piece.endswith((b"\n", b"\r")) else 0
+
+
+class ByteLines:
+    """The physical lines of a binary stream, decoded as UTF-8 one line at a time, read in blocks of
+    ``BLOCK`` bytes: a history of any size is read in bounded memory. ``done`` is the bytes read so far (for
+    progress). Lines end with LF, CRLF or CR alone, as ``scan`` reads a text."""
+
+    def __init__(self, stream: BinaryIO, source: str) -> None:
+        self.stream = stream
+        self.source = source
+        self.done = 0
+
+    def __iter__(self) -> Iterator[Physical]:
+        number = 1
+        pending = b""  # the start of a line not ended yet
+        over = 0  # the bytes of a line past LINE_LIMIT, dropped as they come
+        while True:
+            block = self.stream.read(BLOCK)
+            pieces = (pending + block).splitlines(keepends=True)
+            pending = b""
+            if block and pieces and not pieces[-1].endswith(b"\n"):
+                pending = pieces.pop()  # unfinished, or a CR whose LF may open the next block
+            for piece in pieces:
+                self.done += len(piece)
+                yield number, self._line(number, piece, over)
+                number, over = number + 1, 0
+            if len(pending) > LINE_LIMIT:  # keep a last CR: it may end the line with the next block's LF
+                keep = 1 if pending.endswith(b"\r") else 0
+                over += len(pending) - keep
+                self.done += len(pending) - keep
+                pending = pending[len(pending) - keep :]
+            if not block:
+                if over:  # the file ends inside a line past the limit, dropped whole
+                    yield number, self._line(number, b"", over)
+                return
+
+    def _line(self, number: int, piece: bytes, over: int) -> str | HistoryError:
+        data = piece[: len(piece) - _line_end(piece)]
+        if over or len(data) > LINE_LIMIT:
+            return _long_line(self.source, number, over + len(data))
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return HistoryError(
+                self.source, number, f"byte 0x{data[exc.start]:02x} is not UTF-8: a history is UTF-8 text"
+            )
+
+
+def text_lines(text: str, source: str) -> Iterator[Physical]:
+    """The numbered physical lines of a text held in memory (``read_text``), as ``ByteLines`` gives a
+    stream's."""
+    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+        size = len(line.encode("utf-8", "surrogatepass")) if len(line) > LINE_LIMIT // 4 else 0
+        yield number, _long_line(source, number, size) if size > LINE_LIMIT else line
+
+
+def _long_line(source: str, number: int, size: int) -> HistoryError:
+    return HistoryError(source, number, f"a line of {size:,} bytes: a line of a history has at most {LINE_LIMIT:,}")
+
+
 def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tuple[str, int | None]:
     """One physical line without its comments; ``open_at`` is the line of a ``{`` still open. A ``}``
     outside a comment and a tag value closes nothing: a ``HistoryError``."""
@@ -225,18 +300,26 @@ def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tupl
     return "".join(out).strip(), open_at
 
 
-def scan(text: str, source: str) -> Iterator[tuple[int, str]]:
-    """The numbered non-blank content lines of ``text``, comments removed.
+def scan(lines: Iterable[Physical], source: str) -> Iterator[tuple[int, str | HistoryError]]:
+    """The numbered non-blank content lines of ``lines``, comments removed; a line that cannot be read, or
+    whose ``}`` closes no comment, comes as its ``HistoryError``, and the lines after it follow.
 
     Raises ``HistoryError`` after the last line when a ``{`` comment is never closed.
     """
     open_at: int | None = None
-    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+    for number, line in lines:
+        if isinstance(line, HistoryError):
+            yield number, line
+            continue
         raw = line.removeprefix(BOM)  # also where files joined with cat put one at a line's start
         if open_at is None and not _COMMENT_CHARS.search(raw):
             content = raw.strip()
         else:
-            content, open_at = _strip_line(raw, number, open_at, source)
+            try:
+                content, open_at = _strip_line(raw, number, open_at, source)
+            except HistoryError as error:
+                yield number, error
+                continue
         if content:
             yield number, content
     if open_at is not None:
@@ -436,6 +519,16 @@ class _Parser:
         except HistoryError as error:
             self.fail(error)
 
+    def feed_error(self, number: int, error: HistoryError) -> None:
+        """A line that cannot be read: the error of the game it belongs to (which starts there when the
+        line comes before any game)."""
+        if not self.in_game:
+            self.close()
+            self.in_game, self.in_header, self.skipping = True, False, False
+            self.visitor.begin_game(number)
+        if not self.skipping:
+            self.fail(error)
+
     def _flush_deal(self) -> None:
         if self.deal:
             deal = tuple(self.deal)
@@ -472,10 +565,11 @@ class _Parser:
         self.in_game = False
 
 
-def parse(text: str, visitor: Visitor, source: str = "<text>") -> None:
-    """Read every game of ``text`` into ``visitor``; ``source`` names the text in errors."""
+def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>") -> None:
+    """Read every game of ``text`` (a text, or the lines of a stream) into ``visitor``; ``source`` names it
+    in errors."""
     parser = _Parser(visitor, source)
-    lines = scan(text, source)
+    lines = scan(text_lines(text, source) if isinstance(text, str) else text, source)
     while True:
         try:
             number, content = next(lines)
@@ -487,7 +581,10 @@ def parse(text: str, visitor: Visitor, source: str = "<text>") -> None:
             else:  # also after the game's own error: the games it swallowed would vanish unreported
                 visitor.handle_error(error)
             break
-        parser.feed(number, content)
+        if isinstance(content, HistoryError):
+            parser.feed_error(number, content)
+        else:
+            parser.feed(number, content)
     parser.close()
 
 
