@@ -571,23 +571,32 @@ Python's JSON reader recurses once per level (``[`` × 100,000 raised ``Recursio
 
 
 def read_manifest(root: Path) -> dict[str, Any]:
-    """The manifest of the dataset ``root``, as a dict. Raises ``DatasetError`` when it is missing, not a
-    regular file (a named pipe is not opened for reading, which would wait for a writer), larger than
-    ``MANIFEST_BYTES``, nested deeper than ``MANIFEST_DEPTH``, not JSON or not a JSON object."""
+    """The manifest of the dataset ``root``, as a dict (``read_json``). Raises ``DatasetError`` when it is
+    missing or is not a JSON object."""
     path = Path(root) / "manifest.json"
-    text = _small_text_file(path, MANIFEST_BYTES)
-    if text is None:
+    result = read_json(path)
+    if result is None:
         raise DatasetError(f"{root} is not a Truc Lab dataset: {path} is missing")
+    if not isinstance(result, dict):
+        raise DatasetError(f"{path} is not a Truc Lab manifest: a JSON object was expected")
+    return result
+
+
+def read_json(path: Path) -> Any:
+    """The JSON value in the file ``path`` that Truc Lab wrote (a manifest, an experiment's file); None when
+    there is no file. Raises ``DatasetError`` when it is not a regular file (a named pipe is not opened for
+    reading, which would wait for a writer), is larger than ``MANIFEST_BYTES``, nests deeper than
+    ``MANIFEST_DEPTH`` or is not JSON."""
+    text = _small_text_file(Path(path), MANIFEST_BYTES)
+    if text is None:
+        return None
     try:
         depth = _json_depth(text)
         if depth > MANIFEST_DEPTH:
             raise ValueError(f"nested {depth:,} levels deep, more than {MANIFEST_DEPTH}")
-        result = json.loads(text)
+        return json.loads(text)
     except ValueError as exc:
         raise DatasetError(f"{path} is not valid JSON: {exc}") from exc
-    if not isinstance(result, dict):
-        raise DatasetError(f"{path} is not a Truc Lab manifest: a JSON object was expected")
-    return result
 
 
 def _small_text_file(path: Path, limit: int) -> str | None:
