@@ -40,7 +40,8 @@ last whole run took."""
 
 @dataclass
 class Scenario:
-    """One command that writes ``out``; ``replaces``: an output is there before it runs."""
+    """One command that writes ``out``; ``replaces``: it replaces an existing output (``--overwrite``, or a
+    report, which replaces one by default), which is there before it runs once it has run."""
 
     name: str
     args: list[str]
@@ -144,15 +145,16 @@ class Crashes:
             else:
                 _run(["simulate", "--games", "3", "--seed", str(OLD_SEED), "--quiet", "--out", str(out)])
 
-    def check_whole_or_absent(self, scenario: Scenario) -> None:
+    def check_whole_or_absent(self, scenario: Scenario, existed: bool) -> None:
+        """The output is whole, or absent when there was none before the run (``existed``)."""
         out = self.out(scenario)
         if scenario.kind == "dataset":
-            if scenario.replaces or out.exists():  # reading puts back a dataset that a kill left aside
+            if existed or out.exists():  # reading puts back a dataset that a kill left aside
                 _whole_dataset(out, {OLD_SEED, NEW_SEED})
         elif scenario.kind == "report":
-            if scenario.replaces or out.exists():
+            if existed or out.exists():
                 _whole_report(out)
-        elif scenario.replaces or out.exists():
+        elif existed or out.exists():
             assert out.read_text("utf-8") in (self.export_text, "an older export\n")
 
 
@@ -200,17 +202,18 @@ def test_kill_9_at_random_moments_leaves_the_output_absent_or_whole(tmp_path: Pa
         crashes.prepare(scenario)
         if scenario.kind == "file" and not crashes.out(scenario).exists():
             crashes.out(scenario).write_text("an older export\n", "utf-8")
+        existed = crashes.out(scenario).exists()
         delay = draw.uniform(0.2, 1.05) * scenario.seconds if scenario.seconds else draw.uniform(*FIRST_DELAY)
         if not _kill_at(scenario, delay):
             ended += 1
-            crashes.check_whole_or_absent(scenario)
+            crashes.check_whole_or_absent(scenario, existed)
             continue
         kills += 1
         tally[scenario.name] = tally.get(scenario.name, 0) + 1
-        crashes.check_whole_or_absent(scenario)
+        crashes.check_whole_or_absent(scenario, existed)
         started = time.monotonic()
         _run(scenario.args if scenario.replaces else [*scenario.args, "--overwrite"], scenario.env)
         scenario.seconds = time.monotonic() - started
-        crashes.check_whole_or_absent(scenario)
+        crashes.check_whole_or_absent(scenario, existed=True)
         _no_temporary_left(tmp_path)
     print(f"\ncrash suite: {kills} kills, 0 failures, {ended} runs ended before their kill; seed {SEED}; {tally}")
