@@ -186,7 +186,7 @@ def test_canonical_round_trip_through_a_dataset(path: Path, tmp_path: Path) -> N
 
 
 MATCH_TAG_CASES = {  # custom tags after [Result]: (the tags, match_no and match_winner_team columns)
-    "rubber": ('[_Match "3"]\n[_MatchWinner "1"]\n[_Note "x"]\n', 3, 1),
+    "rubber": ('[_Match "3"]\n[_MatchWinner "0"]\n[_Note "x"]\n', 3, 0),  # team 0 wins the game 12-10
     "note_first": ('[_Note "first"]\n[_Match "3"]\n', None, None),
     "winner_first": ('[_MatchWinner "1"]\n[_Match "3"]\n', None, None),
     "leading_zero": ('[_Match "007"]\n', None, None),

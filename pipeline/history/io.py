@@ -11,7 +11,6 @@ an open stream, such as standard output).
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import pyarrow.dataset as ds
 from pipeline import __version__
 from pipeline.engine.actions import DEALT
 from pipeline.history.reader import (
+    MATCH_TAGS,
     ActionLine,
     ByteLines,
     DealLine,
@@ -36,6 +36,7 @@ from pipeline.history.reader import (
     ReplayVisitor,
     TagLine,
     decode,
+    match_columns,
     parse,
 )
 from pipeline.history.writer import format_game, hand_from_record, seat_tag_index, tag_rank
@@ -106,33 +107,9 @@ def record_text(record: GameRecord) -> str:
     return format_game(record.tags, (hand_from_record(record.game, hand) for hand in record.hands))
 
 
-MATCH_TAGS = {"_Match": "match_no", "_MatchWinner": "match_winner_team"}
-"""Custom tags (FORMAT.md allows ``_anything``) that keep a French rubber's match with its games."""
-
 _COLUMN_TAGS = frozenset({"Variant", "Options", "FirstDealer", "Seed", "Result"})
 """Tags a column holds (``Result`` is the engine's, written again on export); ``SeatN`` and ``PolicyN`` are
 in the seats table, and ``MATCH_TAGS`` in theirs when ``match_columns`` takes them."""
-
-_CANONICAL_WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")
-"""A whole number as ``str`` writes it, small enough for an int64 column."""
-
-
-def match_columns(tags: Mapping[str, str]) -> dict[str, int]:
-    """The ``MATCH_TAGS`` that their columns hold, by tag name: those that an export writes back exactly as
-    read (it writes them from the columns first among the custom tags, in ``MATCH_TAGS`` order). So they
-    must lead the custom tags in that order, each a canonical whole number (``_MatchWinner`` a team); any
-    other ``_Match`` or ``_MatchWinner`` stays text in ``games.tags``, as every custom tag does."""
-    taken: dict[str, int] = {}
-    expected = iter(MATCH_TAGS)
-    for name, value in tags.items():
-        if not name.startswith("_"):
-            continue
-        if name != next(expected, None) or not _CANONICAL_WHOLE.fullmatch(value):
-            break
-        if name == "_MatchWinner" and int(value) > 2:
-            break
-        taken[name] = int(value)
-    return taken
 
 
 def other_tags(tags: Mapping[str, str], complete: bool = True) -> str | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import BinaryIO, Final, NamedTuple
 
@@ -33,6 +33,7 @@ from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
 from pipeline.names import did_you_mean
+from pipeline.playing import rubber_wins
 from pipeline.variants import UnknownVariant, get_variant
 
 BOM = "\ufeff"
@@ -643,6 +644,7 @@ class ReplayVisitor(Visitor):
         self.errors: list[HistoryError] = []
         self.on_game = on_game or self.games.append
         self._replay = _Replay(0)
+        self._match: _Match | None = None  # the rubber's match being read
 
     # ------------------------------------------------------------------------------------------ errors
 
@@ -791,6 +793,7 @@ class ReplayVisitor(Visitor):
             problem = _not_a_final_score(game, result.value)
             if problem:
                 raise self._error(result, f"the record stops at {score}: {result.value} {problem}", "result")
+        self._check_match(game)
         tags = {name: tag.value for name, tag in replay.tags.items()}
         tags["Variant"] = game.variant.name
         tags["Options"] = game.config.options_text()
@@ -804,6 +807,46 @@ class ReplayVisitor(Visitor):
         self.on_game(GameRecord(self.source, replay.line, tags, game, replay.hands))
 
     # ------------------------------------------------------------------------------------------ helpers
+
+    def _check_match(self, game: Game) -> None:
+        """A French rubber's games, read in order (``_Match``, ``_MatchWinner``): no game of a match follows
+        the game that decided it, and the ``_MatchWinner`` is the side that won its game (a game recorded
+        in part decides no match). A file may hold a match in part (``truc export --game``), so a match
+        is not required to be whole; only what its games contradict is refused."""
+        tags = self._replay.tags
+        wins = rubber_wins(game.config)
+        taken = match_columns({name: tag.value for name, tag in tags.items()})
+        number = taken.get("_Match")
+        if not wins or number is None:
+            self._match = None  # a game outside a match ends the one being read
+            return
+        match = self._match if self._match is not None and self._match.number == number else None
+        if match is None:
+            match = _Match(number, [0] * len(game.scores))
+        if match.decided_at is not None:
+            raise self._error(
+                tags["_Match"],
+                f"match {number} was decided by the game at line {match.decided_at}: "
+                f"a rubber ends when a side has won {wins} games",
+                "rubber",
+            )
+        winner = game.winner_team if game.over else None
+        if "_MatchWinner" in taken:
+            named = taken["_MatchWinner"]
+            if winner is None:
+                message = f"this game stops before its end ({game.result_text()}): it cannot decide match {number}"
+                raise self._error(tags["_MatchWinner"], message, "rubber")
+            if named != winner:
+                message = (
+                    f"team {winner} wins this game ({game.result_text()}), so it cannot give match {number} to "
+                    f"team {named}: a match is won by the winner of its deciding game"
+                )
+                raise self._error(tags["_MatchWinner"], message, "rubber")
+        if winner is not None:
+            match.won[winner] += 1
+            if match.won[winner] >= wins or "_MatchWinner" in taken:
+                match.decided_at = self._replay.line
+        self._match = match
 
     def _require_hand(self, line: Line) -> Game:
         game = self._replay.game
@@ -966,6 +1009,41 @@ def _not_a_final_score(game: Game, text: str) -> str | None:
 def _score_text(text: str) -> str:
     """A score as compared with the replay's: numbers without their leading zeros, any case."""
     return "-".join(str(int(part)) if _is_number(part) else part.lower() for part in text.split("-"))
+
+
+MATCH_TAGS: Final = {"_Match": "match_no", "_MatchWinner": "match_winner_team"}
+"""Custom tags (FORMAT.md allows ``_anything``) that keep a French rubber's match with its games."""
+
+_CANONICAL_WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")
+"""A whole number as ``str`` writes it, small enough for an int64 column."""
+
+
+def match_columns(tags: Mapping[str, str]) -> dict[str, int]:
+    """The ``MATCH_TAGS`` that their columns hold, by tag name: those that an export writes back exactly as
+    read (it writes them from the columns first among the custom tags, in ``MATCH_TAGS`` order). So they
+    must lead the custom tags in that order, each a canonical whole number (``_MatchWinner`` a team); any
+    other ``_Match`` or ``_MatchWinner`` stays text in ``games.tags``, as every custom tag does."""
+    taken: dict[str, int] = {}
+    expected = iter(MATCH_TAGS)
+    for name, value in tags.items():
+        if not name.startswith("_"):
+            continue
+        if name != next(expected, None) or not _CANONICAL_WHOLE.fullmatch(value):
+            break
+        if name == "_MatchWinner" and int(value) > 2:
+            break
+        taken[name] = int(value)
+    return taken
+
+
+@dataclass
+class _Match:
+    """The games read so far of a rubber's match: its number, the games each side won, and the line of the
+    game that decided it (a side's last win needed, or the game tagged ``_MatchWinner``)."""
+
+    number: int
+    won: list[int]
+    decided_at: int | None = None
 
 
 # ---------------------------------------------------------------------------------------------- results
