@@ -472,6 +472,12 @@ def import_(
         bool,
         typer.Option("--skip-invalid", help="Import the valid games and report each invalid one, instead of stopping."),
     ] = False,
+    dedupe: Annotated[
+        bool,
+        typer.Option(
+            "--dedupe", help="Import once a game read twice (same variant, options, deals and actions); else a warning."
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Read hand histories in the .truc text format, replay them, and write a Parquet dataset."""
@@ -480,13 +486,17 @@ def import_(
     try:
         with _progress(quiet, "importing") as update:
             sources = [sys.stdin.buffer if str(path) == "-" else path for path in files]
-            result = import_files(sources, out, overwrite=overwrite, skip_invalid=skip_invalid, progress=update)
+            result = import_files(
+                sources, out, overwrite=overwrite, skip_invalid=skip_invalid, dedupe=dedupe, progress=update
+            )
     except NothingToImport as nothing:
         for problem in nothing.invalid:
             typer.echo(f"skipped: {problem}", err=True)
         raise
     for problem in result.invalid:
         typer.echo(f"skipped: {problem}", err=True)
+    for duplicate in result.duplicates:
+        typer.echo(f"{'skipped' if dedupe else 'warning'}: {duplicate}", err=True)
     typer.echo(f"imported {counted(result.games, 'game')}, {counted(result.hands, 'hand')} to {out}")
 
 

@@ -87,3 +87,48 @@ def test_a_match_winner_on_the_first_game_ends_the_match(rubber_games: list[str]
     _both_refuse(
         path, tmp_path, _line_of(text, '[_Match "0"]', len(first)), "match 0 was decided by the game at line 1"
     )
+
+
+# ------------------------------------------------------------------------------------------- duplicates
+
+TWO_PLAYERS = Path(__file__).parent / "data" / "canonical" / "two_players.truc"
+
+
+def _mirror(text: str) -> str:
+    """The paired game of a 2-player record: the same deals and moves, each at the other seat."""
+    flip = {"0": "1", "1": "0"}
+    lines = []
+    for line in text.splitlines():
+        body = line.strip()
+        if body.startswith("hand"):
+            number, dealer = body.split()[1], body.split()[3]
+            line = f"hand {number} dealer {flip[dealer]}"
+        elif body.startswith("end"):
+            line = "  end " + " ".join(reversed(body.split()[1:]))
+        elif body[:1].isdigit():
+            line = "  " + flip[body[0]] + body[1:]
+        elif body.startswith(("[FirstDealer", "[Seat")):
+            continue
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def test_a_game_read_twice_is_a_warning_or_skipped_with_dedupe(tmp_path: Path) -> None:
+    # importing the same game twice stored it twice with no word
+    game = TWO_PLAYERS.read_text("utf-8")
+    renamed = game.replace('"Anna"', '"Ada"').replace("  ", "    ")  # other names, other spelling: the same game
+    mirror = _mirror(game)
+    path = tmp_path / "in.truc"
+    path.write_text("\n".join([game, renamed, mirror]), "utf-8")
+    warned = import_files([path, TWO_PLAYERS], tmp_path / "all")
+    second = 1 + game.count("\n") + 1
+    assert warned.games == 4 and warned.duplicates == [
+        f"{path}:{second}: the same game as {path}:1 (the same variant, options, deals and actions)",
+        f"{TWO_PLAYERS}:1: the same game as {path}:1 (the same variant, options, deals and actions)",
+    ]
+    assert warned.manifest["duplicates"] == 2 and not warned.manifest["dedupe"]
+    deduped = import_files([path, TWO_PLAYERS], tmp_path / "once", dedupe=True)
+    assert deduped.games == 2 and deduped.duplicates == warned.duplicates  # the game and its mirror
+    assert read_table(tmp_path / "once", "games")["game_id"].to_pylist() == [0, 1]
+    players = read_table(tmp_path / "once", "seats")["player"].unique().to_pylist()
+    assert "Ada" not in players  # the first reading is kept

@@ -10,10 +10,11 @@ an open stream, such as standard output).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -58,6 +59,10 @@ from pipeline.store import (
 )
 from pipeline.strength import DEFINITION
 
+MANIFEST_PROBLEMS = 100
+"""The invalid games' errors a manifest keeps (``invalid``; ``invalid_count`` counts them all): a manifest
+stays small whatever the files."""
+
 CHUNK_GAMES = 500
 """Games per Parquet part on import, and per read of the tables on export."""
 
@@ -72,6 +77,7 @@ class ImportResult:
     invalid: list[str]
     rows: dict[str, int]
     manifest: dict[str, Any]
+    duplicates: list[str] = field(default_factory=list)  # a message per game read twice
 
 
 def _open(path: Path) -> BinaryIO:
@@ -145,6 +151,7 @@ class _Tally:
     def __init__(self, progress: Progress | None = None, total: int = 0) -> None:
         self.games = 0
         self.hands = 0
+        self.found = 0  # valid games read, duplicates included
         self.progress, self.total = progress, total
         self.read = 0  # bytes of the files done
         self.lines: ByteLines | None = None  # the file being read
@@ -165,22 +172,47 @@ class _Tally:
 
     def add(self, record: GameRecord, source: str) -> None:
         """A valid game, read from the file named ``source``."""
+        self.found += 1
         self.games += 1
         self.hands += len(record.hands)
 
 
+def game_identity(record: GameRecord) -> bytes:
+    """What makes two records the same game: its variant, options, and every hand's dealer, deals and
+    actions (the engine's events), digested. Tags, names, seeds and the text's spelling do not count; the two
+    games of a paired match (the same deals, the seats swapped) differ."""
+    game = record.game
+    hands = [(hand.dealer, hand.event_tuples) for hand in record.hands]
+    played = repr((game.variant.name, game.config.options_text(), hands))
+    return hashlib.blake2b(played.encode("utf-8"), digest_size=16).digest()
+
+
 class _Rows(_Tally):
     """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time (progress told after
-    each part)."""
+    each part). A game already imported (``game_identity``) is a duplicate: reported, and skipped when
+    ``dedupe``."""
 
-    def __init__(self, root: Path, progress: Progress | None = None, total: int = 0) -> None:
+    def __init__(self, root: Path, progress: Progress | None = None, total: int = 0, dedupe: bool = False) -> None:
         super().__init__(progress, total)
         self.root = root
         self.batches: dict[str, TableBatch] = new_batches()
         self.parts = 0
         self.rows = dict.fromkeys(TABLES, 0)
+        self.dedupe = dedupe
+        self.seen: dict[bytes, tuple[str, int]] = {}  # a game's identity: where it was first read
+        self.duplicates: list[str] = []
 
     def add(self, record: GameRecord, source: str) -> None:
+        self.found += 1
+        identity = game_identity(record)
+        first = self.seen.setdefault(identity, (record.source, record.line))
+        if first != (record.source, record.line):
+            self.duplicates.append(
+                f"{record.source}:{record.line}: the same game as {first[0]}:{first[1]} "
+                "(the same variant, options, deals and actions)"
+            )
+            if self.dedupe:
+                return
         match = match_columns(record.tags)
         self.hands += add_game(
             self.batches,
@@ -299,7 +331,7 @@ def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool) -> lis
     empty file or folder."""
     invalid: list[str] = list(sources.problems)
     for path, size, source in zip(sources.paths, sources.sizes, sources.names, strict=True):
-        games_before = tally.games
+        games_before = tally.found
         try:
             stream = sources.piped if path is None else _open(path)
         except HistoryError as exc:
@@ -320,7 +352,7 @@ def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool) -> lis
                 stream.close()
         tally.end_file(lines.done)
         invalid.extend(str(error) for error in visitor.errors)
-        if tally.games == games_before and not visitor.errors:
+        if tally.found == games_before and not visitor.errors:
             error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
             if not skip_invalid:
                 raise error
@@ -334,6 +366,7 @@ def import_files(
     *,
     overwrite: bool = False,
     skip_invalid: bool = False,
+    dedupe: bool = False,
     progress: Progress | None = None,
 ) -> ImportResult:
     """Import history files into the dataset ``out``; ``game_id`` counts games over all files from 0.
@@ -343,11 +376,13 @@ def import_files(
     ``invalid``.
     ``progress`` is told the bytes read after each part written and each file. A folder stands for its
     ``.truc`` files in name order. A source may be an open binary stream instead of a path (the CLI's ``-``,
-    standard input), read whole first and named ``<stdin>``.
+    standard input), read as a file is and named ``<stdin>``.
+    A game read before in the import (the same variant, options, deals and actions: ``game_identity``) is
+    reported in ``duplicates``, and skipped when ``dedupe``.
     """
     sources = _Sources.of(paths, lenient=skip_invalid)
     with atomic_dataset(Path(out), overwrite) as root:
-        rows = _Rows(root, progress, sum(sources.sizes))
+        rows = _Rows(root, progress, sum(sources.sizes), dedupe)
         invalid = _replay_sources(sources, rows, skip_invalid)
         if rows.games == 0:
             raise NothingToImport(invalid)
@@ -359,14 +394,17 @@ def import_files(
             "skip_invalid": skip_invalid,
             "games": rows.games,
             "hands": rows.hands,
-            "invalid": invalid,
+            "invalid": invalid[:MANIFEST_PROBLEMS],
+            "invalid_count": len(invalid),
+            "dedupe": dedupe,
+            "duplicates": len(rows.duplicates),
             "rows": rows.rows,
             "strength": {"definition": DEFINITION},  # the opposing hands follow each game's player count
             "package_version": __version__,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         write_manifest(root, manifest)
-    return ImportResult(Path(out), rows.games, rows.hands, invalid, rows.rows, manifest)
+    return ImportResult(Path(out), rows.games, rows.hands, invalid, rows.rows, manifest, rows.duplicates)
 
 
 class NothingToImport(DatasetError):
