@@ -53,6 +53,11 @@ FORMAT_VERBS = frozenset((
     "discard", "signal", "cut", "deal",
 ))
 # fmt: on
+VERB_SYNONYMS: Final = {"vull": "accept", "envide": "envit", "truque": "truc", "tenir": "hold"}
+"""Words the sources use for a verb, read as that verb (written back as it: the writer has one form):
+``vull`` ("I want it", FORMAT.md's word for accept; Catalan players say it), ``envide`` and ``truque`` (seed
+004's words for the envit and the truc, Valencian), ``tenir`` (seed 003's word for holding "à tenir")."""
+
 ONE_ARG_KINDS = (*CARD_ARG_KINDS, "int", "int|reste", "word")
 
 
@@ -417,6 +422,7 @@ def read_line(number: int, content: str, source: str) -> Line:
     action = _ACTION.fullmatch(text)
     if action:
         seat, verb, rest = int(action.group(1)), action.group(2).lower(), action.group(3).split()
+        verb = VERB_SYNONYMS.get(verb, verb)
         if verb not in FORMAT_VERBS and verb not in ARG_KINDS:
             verbs = sorted(FORMAT_VERBS | set(ARG_KINDS))
             raise bad(f"unknown verb {shown(action.group(2))!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}")

@@ -29,10 +29,18 @@ class UnknownVariant(KeyError):
         return str(self.args[0])
 
 
+FAMILY_NAMES = frozenset({"truc", "truco", "trucs"})
+"""Names of the whole family rather than of a variant: no variant is suggested for them ('truc' is a letter
+from 'trut', a different game)."""
+
+
 def get_variant(name: str) -> Variant:
     try:
         return VARIANTS[name.lower()]
     except KeyError:
-        raise UnknownVariant(
-            f"unknown variant {name!r}{did_you_mean(name, VARIANTS)}; variants: {', '.join(VARIANTS)}"
-        ) from None
+        hint = (
+            " (that is the family's name: name one of its variants)"
+            if name.lower() in FAMILY_NAMES
+            else did_you_mean(name, VARIANTS)
+        )
+        raise UnknownVariant(f"unknown variant {name!r}{hint}; variants: {', '.join(VARIANTS)}") from None
