@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_GAMES ?= 6000
 DEMO_OTHER_GAMES ?= 1000
 
-.PHONY: demo test lint typecheck pytest chromium compile bench clean crash
+.PHONY: demo test lint typecheck pytest chromium compile bench clean crash fuzz
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Truc Lab needs Python >= 3.11")'
@@ -39,6 +39,12 @@ test: lint typecheck pytest
 CRASH_KILLS ?= 200
 crash: $(STAMP) compile
 	TRUC_CRASH_KILLS=$(CRASH_KILLS) $(BIN)/pytest -q -s tests/test_crash.py
+
+# The fuzzing suite's long run (tests/test_history_fuzz.py; make test runs a sample of 500): FUZZ_INPUTS mutated
+# histories through check and import, each held to the invariants; TRUC_FUZZ_SEED picks them.
+FUZZ_INPUTS ?= 3000
+fuzz: $(STAMP)
+	TRUC_FUZZ_INPUTS=$(FUZZ_INPUTS) $(BIN)/pytest -q -s tests/test_history_fuzz.py
 
 # The demo: 4-player Catalan Truc with mixed policies (several thousand games), then every other variant
 # and player count, each run in its own folder under data/demo/, and one cross-variant report over them.
