@@ -4,13 +4,13 @@ Each statistic is one file ``sql/NAME.sql`` whose header states its grain, its c
 parameters; ``sql/staging.sql`` defines the typed views it reads (``stg_games``, ``stg_hands``,
 ``stg_seats``, ``stg_events``), the intermediate views ``int_envit_steps`` and ``int_raise_answers``
 (the envit kept apart from the raise ladder), ``int_answers_to_raises`` and ``int_raise_outcomes`` (each
-answer paired with the raise it faces, and each answered raise's outcome), ``int_side_policies`` (each side
-of a game's policy label), and the ``seat_policy`` (a seat's policy label), ``wilson_low``/``wilson_high``,
-``side_points`` and ``others_points`` macros (three sides in 3-player Trut). This module holds the
-registry (name, description, parameters, output columns, row keys, the results a mirror row leaves null) and
-``compute``, which checks the dataset folders, opens an in-memory DuckDB connection, creates the views
-over the folders' Parquet files and runs one statistic. ``docs/statistics.md`` describes every statistic
-for readers.
+answer paired with the raise it faces, and each answered raise's outcome), ``int_seat_policies`` and
+``int_side_policies`` (each seat's and each side's policy label in a game), and the ``seat_policy`` (a
+seat's policy label), ``wilson_low``/``wilson_high``, ``side_points`` and ``others_points`` macros (three
+sides in 3-player Trut). This module holds the registry (name, description, parameters, output columns,
+row keys, the results a mirror row leaves null) and ``compute``, which checks the dataset folders, opens an
+in-memory DuckDB connection, creates the views over the folders' Parquet files and runs one statistic.
+``docs/statistics.md`` describes every statistic for readers.
 
 The frames are sorted by variant, players and the statistic's grouping columns, nulls last. Integers
 come back as Int64, rates and means as Float64; a rate over an empty sample and its interval are null.

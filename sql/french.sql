@@ -70,11 +70,11 @@ hand_events as (
         french_hands.variant,
         french_hands.players,
         french_hands.winner_team,
-        case when events.seat is not null then seat_policy(seats.policy, seats.player, events.seat) end as policy,
+        seat_policies.policy,
         events.*
     from stg_events as events
     inner join french_hands using (dataset, game_id, hand_no)
-    left join stg_seats as seats using (dataset, game_id, hand_no, seat)
+    left join int_seat_policies as seat_policies using (dataset, game_id, seat)
 ),
 
 redeal_rate as (

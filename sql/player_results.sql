@@ -11,7 +11,8 @@
 -- one bot against itself) wins one of its two side-hands.
 -- Mirror: the hands in which the player held more than one side (the same bot on both teams, as in a
 -- 4-player run of a bot and its partner against the same bot and the random bot) are a row of their own,
--- mirror = true: there it wins exactly one of its side-hands by construction (each decided hand is a win
+-- mirror = true (found on each game's first hand: a seat's name and policy are the game's, SeatN and
+-- PolicyN tags or a simulation's bots): there it wins exactly one of its side-hands by construction (each decided hand is a win
 -- and a loss of it), so win_rate, its interval and mean_net_points are NULL on that row; the raise and
 -- fold columns are the seats' own choices and stay.
 --
@@ -48,6 +49,17 @@ games as (
     from stg_games
 ),
 
+game_mirrors as (
+    select
+        dataset,
+        game_id,
+        coalesce(player, policy, 'seat' || seat) as player,
+        count(distinct team) > 1 as mirror
+    from stg_seats
+    where hand_no = 1
+    group by dataset, game_id, coalesce(player, policy, 'seat' || seat)
+),
+
 seat_hands as (
     select
         seats.dataset,
@@ -58,6 +70,7 @@ seat_hands as (
         games.variant,
         games.players,
         coalesce(seats.player, seats.policy, 'seat' || seats.seat) as player,
+        coalesce(game_mirrors.mirror, false) as mirror,
         coalesce(seats.policy = 'random' or starts_with(seats.policy, 'random '), false) as random_bot,
         hands.winner_team is not null as decided,
         seats.team = hands.winner_team as won,
@@ -69,6 +82,10 @@ seat_hands as (
     from stg_seats as seats
     inner join stg_hands as hands using (dataset, game_id, hand_no)
     inner join games using (dataset, game_id)
+    left join game_mirrors
+        on game_mirrors.dataset = seats.dataset
+        and game_mirrors.game_id = seats.game_id
+        and game_mirrors.player = coalesce(seats.player, seats.policy, 'seat' || seats.seat)
 ),
 
 raises as (
@@ -90,21 +107,9 @@ answers as (
     group by dataset, game_id, hand_no, seat
 ),
 
-distinct_side_hands as (
-    select distinct dataset, game_id, hand_no, team, variant, players, player, decided, won, net_points
-    from seat_hands
-),
-
 side_hands as (
-    select
-        *,
-        count(*) over (partition by dataset, game_id, hand_no, player) > 1 as mirror
-    from distinct_side_hands
-),
-
-hand_mirrors as (
-    select distinct dataset, game_id, hand_no, player, mirror
-    from side_hands
+    select distinct dataset, game_id, hand_no, team, variant, players, player, mirror, decided, won, net_points
+    from seat_hands
 ),
 
 results as (
@@ -125,17 +130,16 @@ per_seat as (
         seat_hands.variant,
         seat_hands.players,
         seat_hands.player,
-        hand_mirrors.mirror,
+        seat_hands.mirror,
         count(*) as hands,
         count(*) filter (where seat_hands.random_bot) as random_bot_hands,
         coalesce(sum(raises.raises), 0) as raises,
         coalesce(sum(answers.facing), 0) as facing,
         coalesce(sum(answers.folds), 0) as folds
     from seat_hands
-    inner join hand_mirrors using (dataset, game_id, hand_no, player)
     left join raises using (dataset, game_id, hand_no, seat)
     left join answers using (dataset, game_id, hand_no, seat)
-    group by seat_hands.variant, seat_hands.players, seat_hands.player, hand_mirrors.mirror
+    group by seat_hands.variant, seat_hands.players, seat_hands.player, seat_hands.mirror
 ),
 
 per_player as (

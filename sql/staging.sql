@@ -47,10 +47,14 @@
 --       columns: dataset, game_id, hand_no, seq (the raise's),
 --                all_folded (every answer is a fold), accepted (an answer is an `accept`, or a play that
 --                accepts), raised (an answer is a raise, kind = 'raise'), answers (how many)
+--   int_seat_policies   one row per seat of a game (dataset, game_id, seat): its team and its policy label
+--                       (seat_policy, below), from the game's first hand (hand_no = 1): a seat keeps its
+--                       policy for a whole game (a simulation's bot, an import's PolicyN and SeatN tags, which
+--                       are the game's). Joined on (dataset, game_id, seat), it labels an event's seat without
+--                       a join on every hand's seats.
+--       columns: dataset, game_id, seat, team, policy
 --   int_side_policies   one row per side of a game (dataset, game_id, team): the policy label of the side,
---                       from the seats of the game's first hand (hand_no = 1; a seat keeps its policy for a
---                       whole game: a simulation's bot, an import's PolicyN tag). Each seat is labelled by
---                       seat_policy (below); a side whose seats all carry one label has that label, a side
+--                       from int_seat_policies: a side whose seats all carry one label has that label, a side
 --                       whose seats carry several has them all, each once, in the order of their first seat,
 --                       joined by ' + ' (e.g. 'threshold raise_at=0.8 ... + random').
 --       columns: dataset, game_id, team, policy,
@@ -317,13 +321,17 @@ where events.kind = 'raise' and events.trick_no is null and hands.special = 'tru
 create or replace macro seat_policy(policy, player, seat) as
     coalesce(policy, player, 'seat' || seat);
 
+create or replace view int_seat_policies as
+select dataset, game_id, seat, team, seat_policy(policy, player, seat) as policy
+from stg_seats
+where hand_no = 1;
+
 create or replace view int_side_policies as
 with
 
 first_hand_seats as (
-    select dataset, game_id, team, seat_policy(policy, player, seat) as label, min(seat) as first_seat
-    from stg_seats
-    where hand_no = 1
+    select dataset, game_id, team, policy as label, min(seat) as first_seat
+    from int_seat_policies
     group by dataset, game_id, team, label
 ),
 

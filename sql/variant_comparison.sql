@@ -19,8 +19,8 @@
 --   variant, players           the games' variant and player count
 --   sides                      2, or 3 in 3-player Trut (max of games.sides)
 --   unit                       what the games' scores count (games.unit: points, cames, longs)
---   policies                   how many policies (seat_policy labels in sql/staging.sql, the seats of each
---                              game's first hand) played the group's games: the raise, bluff and fold
+--   policies                   how many policies (labels of int_seat_policies in sql/staging.sql) played the
+--                              group's games: the raise, bluff and fold
 --                              figures pool their seats' choices
 --   games                      complete games
 --   hands                      every hand of the group
@@ -77,10 +77,9 @@ group_policies as (
     select
         games.variant,
         games.players,
-        count(distinct seat_policy(seats.policy, seats.player, seats.seat)) as policies
-    from stg_seats as seats
+        count(distinct seat_policies.policy) as policies
+    from int_seat_policies as seat_policies
     inner join games using (dataset, game_id)
-    where seats.hand_no = 1
     group by games.variant, games.players
 ),
 
