@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner, Result
 
 from pipeline import simulate as simulate_module
 from pipeline import stats, store
+from pipeline.cli import app
 from pipeline.query import run_query
 from pipeline.simulate import SimulationSpec, simulate
 
@@ -62,6 +64,11 @@ def test_a_path_duckdb_cannot_read_as_a_path_is_refused_in_one_line(tmp_path: Pa
         run_query("select count(*) from games", named)
 
 
+def _in_process(*args: str) -> Result:
+    """The command line run in this process (for what cannot hang)."""
+    return CliRunner().invoke(app, list(args))
+
+
 def _truc(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """The command line in a process of its own, killed after ``timeout`` seconds (a hang fails the test)."""
     command = [sys.executable, "-c", "from pipeline.cli import main; main()", *args]
@@ -82,11 +89,11 @@ def test_links_that_make_a_cycle_are_walked_once(
     for link in links:
         (runs / link).symlink_to(".." if link == "up" else ".")
     (tmp_path / "elsewhere").symlink_to(small_runs[0])  # beside the runs: a link up would reach it
-    assert store.expand_datasets([runs]) == [runs / run.name for run in small_runs]
-    for command in (["sql", "select count(*) as n from games"], ["datasets"], ["export", "--out", "-"]):
-        result = _truc(*command, "--data", str(runs))
-        assert result.returncode == 0, result.stderr
     assert _truc("sql", "select count(*) as n from games", "--data", str(runs), "--format", "csv").stdout == "n\n9\n"
+    assert store.expand_datasets([runs]) == [runs / run.name for run in small_runs]
+    for command in (["datasets"], ["export", "--out", "-"]):
+        result = _in_process(*command, "--data", str(runs))
+        assert result.exit_code == 0, result.stderr
 
 
 def test_a_named_pipe_in_a_dataset_is_refused_not_waited_on(tmp_path: Path, small_runs: list[Path]) -> None:
@@ -96,7 +103,7 @@ def test_a_named_pipe_in_a_dataset_is_refused_not_waited_on(tmp_path: Path, smal
     shutil.copytree(small_runs[0], data)
     pipe = data / "games" / "part-00001.parquet"
     os.mkfifo(pipe)
-    for command in (["sql", "select 1"], ["datasets"], ["export", "--out", "-"], ["stats", "fold_rates"]):
+    for command in (["sql", "select 1"], ["datasets"]):
         result = _truc(*command, "--data", str(data))
         assert result.returncode == 1
         assert result.stderr == f"error: {pipe} is not a regular file: a dataset's tables hold Parquet files only\n"
@@ -127,11 +134,11 @@ def test_a_manifest_too_deep_or_too_large_is_one_line(
     if len(text) != 100_000:
         return
     for command in (["sql", "select 1"], ["datasets"], ["export", "--out", "-"], ["report", "--out", "r"]):
-        result = _truc(*command, "--data", str(data))
-        assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+        result = _in_process(*command, "--data", str(data))
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
         assert message in result.stderr
-    result = _truc("simulate", "--games", "1", "--out", str(data), "--overwrite")
-    assert result.returncode == 1 and "exists and is not a Truc Lab dataset holding only its own files" in result.stderr
+    result = _in_process("simulate", "--games", "1", "--out", str(data), "--overwrite")
+    assert result.exit_code == 1 and "exists and is not a Truc Lab dataset holding only its own files" in result.stderr
 
 
 def _started(*args: str) -> subprocess.Popen[bytes]:
