@@ -398,7 +398,10 @@ def compute_each(
         for folder in store.dataset_folders(data)
     ]
     result = pl.concat(frames, how="vertical_relaxed")
-    return result.select(columns) if "dataset" in columns else result
+    if "dataset" not in columns:
+        return result
+    named = list(dict.fromkeys(columns))
+    return result.select(named + [column for column in result.columns if column not in named])  # and mirror
 
 
 def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> list[str]:

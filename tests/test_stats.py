@@ -1644,6 +1644,10 @@ def test_cli_says_mirror_for_a_mirror_row(tmp_path: Path) -> None:
     some = CliRunner().invoke(app, ["stats", "game_results", "--data", str(data), "--columns", "policy,win_rate"])
     assert [c.strip() for c in some.output.splitlines()[0].split("|")[1:-1]] == ["policy", "win_rate", "mirror"]
     assert [c.strip() for c in some.output.splitlines()[2].split("|")[2:-1]] == ["mirror", "true"]
+    each = CliRunner().invoke(
+        app, ["stats", "game_results", "--data", str(data), "--per-dataset", "--columns", "win_rate,dataset"]
+    )
+    assert [c.strip() for c in each.output.splitlines()[0].split("|")[1:-1]] == ["win_rate", "dataset", "mirror"]
 
 
 SEAT_CHOICES = sorted(POLICY_KEYED - {"game_results"})
