@@ -129,7 +129,7 @@ def test_the_deal_comes_once_per_hand_with_a_hand_per_seat_and_the_next_hand_aft
 def test_no_one_card_deal_when_a_team_has_11() -> None:
     game = new_game(2, dealer=0, scores=(11, 4))
     assert game.phase == Phase.DEAL  # no cut decision offered
-    with pytest.raises(RuleError, match="deal-expected"):
+    with pytest.raises(RuleError, match=r"no cut and no one-card deal when a team is at 11 points.*\[no-cut-at-11\]"):
         act(game, "1 nocut")
 
 

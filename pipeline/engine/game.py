@@ -704,7 +704,7 @@ class Game:
         if phase is HAND_OVER:
             return RuleError("hand-over", "the hand is already decided")
         if phase is DEALING:
-            return RuleError("deal-expected", f"the cards must be dealt before '{verb}'")
+            return self._explain(action) or RuleError("deal-expected", f"the cards must be dealt before '{verb}'")
         family = self._explain(action)
         if family is not None:
             return family

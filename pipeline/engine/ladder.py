@@ -216,6 +216,12 @@ class LadderGame(Game):
     def _explain(self, action: Action) -> RuleError | None:
         seat, verb, _ = action
         phase = self.phase
+        at_eleven = max(self.scores) >= self.target - 1  # _first_phase skips the cut then
+        if phase is DEALING and verb in (CUT, NOCUT, DEAL) and self.variant.one_card_deal and at_eleven:
+            return RuleError(
+                "no-cut-at-11",
+                f"no cut and no one-card deal when a team is at {self.target - 1} points: the dealer deals three each",
+            )
         if phase in (Phase.CUT, Phase.DEAL_CHOICE, Phase.HOLD):
             expected = {
                 Phase.CUT: "cut or nocut",
@@ -237,6 +243,12 @@ class LadderGame(Game):
             if not self.raises_allowed:
                 return RuleError("no-raise-at-11", "no raise is allowed in a hand played at 11 points")
             rung = self.next_raise()
+            if not rung and self.pending:
+                return RuleError(
+                    "ladder-top",
+                    f"'{self.ladder[self.pending - 1].verb}' raised the stake to its highest "
+                    f"({self.ladder[self.pending - 1].stake}): seat {self.answerer} accepts or folds",
+                )
             if not rung:
                 return RuleError("ladder-top", f"the stake is already at its highest ({self.stake})")
             expected_verb = self.ladder[rung - 1].verb

@@ -307,6 +307,11 @@ class GatinaiseGame(RegionalTrutGame):
         return event
 
     def _explain(self, action: Action) -> RuleError | None:
+        if self.phase is Phase.SING and self.asking and action.seat != self.decider:
+            return RuleError(
+                self.special or "sing",
+                f"seat {self.decider}, the eldest, asks how many more cards each is dealt, not seat {action.seat}",
+            )
         if self.phase is Phase.FORTIAL and (action.seat != self.decider or action.verb != TRUT):
             return RuleError(
                 "trut_office", f"seat {self.decider} must trut first: the side facing 2 petits truts d'office"
