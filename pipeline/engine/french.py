@@ -163,6 +163,19 @@ class FrenchGame(Game):
             self.known |= self.hand_cards
         return event
 
+    def hidden_places(self, seat: int) -> list[list[int]]:
+        """The other seats' hands, the stock (the shuffled deck past the cards dealt), then the other seats'
+        hands discarded unseen by a redeal, in the order dealt."""
+        n, current = self.n, self.drawn - self.n * self.cards_dealt
+        discarded = [self.pile[i] for i in range(max(current, 0)) if (self.eldest + i) % n != seat]
+        others = [self.hands[s] for s in range(n) if s != seat]
+        return [*others, self.pile[self.drawn :], discarded]
+
+    def _map_cards(self, mapping: list[int]) -> None:
+        super()._map_cards(mapping)
+        self.pile = [mapping[c] for c in self.pile]
+        self.hand_cards = {mapping[c] for c in self.hand_cards}
+
     def may_redeal(self, seat: int) -> bool:
         """Whether ``seat`` may ask for new cards now: the eldest, as his first action after a deal,
         while the stock holds a full deal (seed 002 "Règles du Truc à deux joueurs")."""

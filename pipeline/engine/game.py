@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from enum import IntEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from mypy_extensions import i64
 
@@ -193,6 +193,13 @@ class DealStream:
         self.s2 = second_low
         self.s3 = second_high
 
+    def reseed(self, key: int, hand_no: i64) -> None:
+        """Go on with the stream of hand ``hand_no`` of another key (a determinised copy's own chance)."""
+        key &= 0xFFFF_FFFF_FFFF_FFFF
+        self.key_high = key >> 32
+        self.key_low = key & 0xFFFF_FFFF
+        self.start(hand_no)
+
     def next32(self) -> i64:
         """The next 32 random bits (xoshiro128**)."""
         s0 = self.s0
@@ -261,14 +268,14 @@ class Game:
         self.target = variant.target
         self.signals_on = config.signals
         self.seed = seed
-        chooser = random.Random(seed)  # the first dealer comes from the game's seed, as it always did
+        # the first dealer comes from the game's seed, as it always did
         if first_dealer is None:
-            first_dealer = chooser.randrange(n)
+            first_dealer = random.Random(seed).randrange(n)
         elif not 0 <= first_dealer < n:
             raise ValueError(f"first dealer {first_dealer} is not a seat of a {n}-player game")
         self.first_dealer = first_dealer
         # the deals: a stream per hand from the seed (a game without a seed takes one from the system)
-        self.stream = DealStream(seed if seed is not None else chooser.getrandbits(64))
+        self.stream = DealStream(seed if seed is not None else random.Random().getrandbits(64))
         start = tuple(scores) if scores is not None else (0,) * sides
         if len(start) != sides or min(start) < 0 or max(start) >= self.target:
             raise ValueError(f"starting scores {start} must be {sides} numbers between 0 and {self.target - 1}")
@@ -299,6 +306,7 @@ class Game:
         self.eldest_team = self.team_of[self.eldest]
         self.score_before = tuple(self.scores)
         self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.stock: list[int] = []  # the cards not dealt, once the deal is made
         self.dealt: tuple[tuple[int, ...], ...] = ()
         self.known: set[int] = set()
         self.cards_dealt = 3
@@ -693,6 +701,100 @@ class Game:
             self.over = True
             self.winner_team = game_winner
 
+    # ------------------------------------------------------------------------- copies and determinisation
+    SHARED_STATE: ClassVar[frozenset[str]] = frozenset(
+        ["config", "variant", "team_of", "_deck_cards", "_play_table", "power", "hand_rule", "ladder"]
+        + ["_orders", "order", "others", "_trut_actions", "words", "_raise_table", "signal_words", "signal_case"]
+    )
+    """Attributes whose values no move changes in place (the rules, action tables, the play orders a hand
+    points to): a copy shares them. Every other attribute is copied, its lists, sets and dicts anew."""
+
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands: applying moves to one never changes the other. The
+        rules and tables are shared; every per-hand and per-game field is copied (a list of lists to its
+        inner lists), the deal stream too, so both deal the same cards from here."""
+        engine: Any = type(self)
+        other: Game = engine(self.config, self.seed, self.first_dealer)
+        names: Any = getattr(engine, "__mypyc_attrs__", None)  # compiled: the class's attributes
+        if names is None:
+            names = list(vars(self))  # interpreted: the instance's own
+        shared = self.SHARED_STATE
+        for name in names:
+            value = getattr(self, name, _UNSET)
+            if value is _UNSET:  # an attribute this family sets later, not set yet
+                continue
+            setattr(other, name, value if name in shared else _copied(value))
+        return other
+
+    def determinise(self, seat: int, rng: random.Random) -> None:
+        """Replace, in place (on a ``clone``), every card ``seat`` has not seen by a random assignment of the
+        unseen cards, consistent with what it has seen (``seen_by``), and give the game a deal stream of its
+        own from ``rng``. The cards it holds and has held in this hand, the cards laid face up and every public
+        record stay as they are; the other seats' unplayed cards, the stock (and a French hand's discarded
+        cards, a Valencian covered card, a Gâtine discard of another seat) receive the unseen cards, drawn
+        uniformly: each place, in an order that depends only on what the seat sees (``hidden_places``), takes
+        the next card of a shuffle of the unseen cards in card order. So two games that ``seat`` sees alike
+        give the same result for the same ``rng``, whatever their hidden cards. The record of the hand (the
+        deals, a covered card's event...) follows the cards, so the copy replays as a game in itself.
+
+        What the seat may know besides is not used: the bets, signals and announcements (a ``trut brelan``
+        announced may be left without its brelan), which a bot may weigh by its own means."""
+        if self.known:
+            raise ValueError("a game with unseen cards in its record cannot be determinised")
+        self.stream.reseed(rng.getrandbits(64), self.hand_no)
+        if not self.dealt:  # before the deal (a cut) nothing is hidden yet
+            return
+        seen = self.seen_by(seat)
+        places = [card for cards in self.hidden_places(seat) for card in cards if card not in seen]
+        pool = sorted([card for card in range(self.deck_size) if card not in seen])
+        if sorted(places) != pool:
+            raise RuntimeError(f"{self.variant.name}: the hidden places do not hold every unseen card once")
+        fresh = list(pool)
+        rng.shuffle(fresh)
+        mapping = list(range(self.deck_size))
+        for old, new in zip(places, fresh, strict=True):
+            mapping[old] = new
+        self._map_cards(mapping)
+
+    def seen_by(self, seat: int) -> set[int]:
+        """The cards ``seat`` has seen in this hand: those it holds or was dealt, and those laid face up."""
+        seen = set(self.hands[seat])
+        for event in self.events:
+            verb = event[1]
+            if verb == DEALT:
+                seen.update(event[2][seat])
+            elif verb == PLAY:
+                seen.add(event[2])
+        return seen
+
+    def hidden_places(self, seat: int) -> list[list[int]]:
+        """Where the cards ``seat`` has not seen may be, in an order that depends only on what it sees: the
+        other seats' hands in seat order, then the stock. A family with other places adds them."""
+        return [self.hands[s] for s in range(self.n) if s != seat] + [self.stock]
+
+    def _map_cards(self, mapping: list[int]) -> None:
+        """Put ``mapping[card]`` for every card, wherever the game keeps cards (a family adds its places)."""
+
+        def m(card: int) -> int:
+            return mapping[card] if 0 <= card < len(mapping) else card
+
+        self.hands = [[m(c) for c in hand] for hand in self.hands]
+        self.stock = [m(c) for c in self.stock]
+        self.dealt = tuple([tuple([m(c) for c in hand]) for hand in self.dealt])
+        self.trick = [(s, m(c)) for s, c in self.trick]
+        self.events = [self._mapped_event(event, mapping) for event in self.events]
+
+    def _mapped_event(self, event: EventTuple, mapping: list[int]) -> EventTuple:
+        """``event`` with its cards mapped: a deal's, a card played (a family maps its own card verbs)."""
+        verb, arg = event[1], event[2]
+        if verb == DEALT:
+            arg = tuple([tuple([mapping[c] if 0 <= c < len(mapping) else c for c in hand]) for hand in arg])
+        elif verb == PLAY:
+            arg = mapping[arg]
+        else:
+            return event
+        return make_event(event[0], verb, arg, event[3], event[4], event[5], event[6], event[7], event[8])
+
     # ----------------------------------------------------------------------------------- explanations
 
     def _refusal(self, action: Action) -> RuleError:
@@ -757,3 +859,23 @@ def resolve_trick(
     if tied:
         return TIE, -1, maker, first
     return team_of[best_seat], best_seat, -1, -1
+
+
+_UNSET: Final = object()
+"""What ``getattr`` gives ``Game.clone`` for an attribute not set yet."""
+
+
+def _copied(value: Any) -> Any:
+    """A copy of one attribute's value for ``Game.clone``: lists (and lists of lists), sets, dicts and the deal
+    stream anew; the rest (numbers, strings, tuples, records) is immutable and shared."""
+    if isinstance(value, list):
+        if value and isinstance(value[0], list):
+            return [list(inner) for inner in value]
+        return list(value)
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, DealStream):
+        return value.copy()
+    return value

@@ -107,6 +107,14 @@ class LadderGame(Game):
             return (("special", "eleven"),)
         return ()
 
+    def seen_by(self, seat: int) -> set[int]:
+        """At 11 points in 4 players the team looks at its cards together (seed 000 "Le pari"): the partner's
+        cards are seen too."""
+        seen = super().seen_by(seat)
+        if self.hold_team >= 0 and self.n == 4 and self.team_of[seat] == self.hold_team and self.dealt:
+            seen.update(self.dealt[(seat + 2) % self.n])
+        return seen
+
     # ------------------------------------------------------------------------------------ betting
     def actor(self) -> int:
         if self.phase is PLAYING:

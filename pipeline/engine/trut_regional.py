@@ -162,6 +162,23 @@ class RegionalTrutGame(TrutGame):
             self._play_office()
         return event
 
+    # ------------------------------------------------------------------------------- determinisation
+    def seen_by(self, seat: int) -> set[int]:
+        """A seat knows the cards it discarded (to the stock, unseen by the others)."""
+        seen = super().seen_by(seat)
+        parse = self.variant.deck.parse
+        for event in self.events:
+            if event[1] == DISCARD and event[0] == seat:
+                seen.update(parse(word) for word in str(event[2]).split())
+        return seen
+
+    def _mapped_event(self, event: EventTuple, mapping: list[int]) -> EventTuple:
+        if event[1] != DISCARD:
+            return super()._mapped_event(event, mapping)
+        deck, e = self.variant.deck, event
+        cards = deck.texts([mapping[deck.parse(word)] for word in str(e[2]).split()])
+        return make_event(e[0], DISCARD, cards, e[3], e[4], e[5], e[6], e[7], e[8])
+
     # ------------------------------------------------------------------------------ engine hooks
     def _phase_decision(self, seat: int, optional: bool) -> str:
         phase = self.phase

@@ -315,6 +315,30 @@ class ValencianGame(LadderGame):
         trick_no = len(self.tricks) + 1
         return self._record(make_event(seat, verb, None, "envit_answer", False, False, trick_no, stake, stake))
 
+    # ------------------------------------------------------------------------------- determinisation
+    def seen_by(self, seat: int) -> set[int]:
+        """A covered card is seen by its own seat only."""
+        seen = super().seen_by(seat)
+        seen.update(event[2] for event in self.events if event[1] == COVER and event[0] == seat)
+        return seen
+
+    def hidden_places(self, seat: int) -> list[list[int]]:
+        """The other seats' covered cards, in the order laid, are hidden places too."""
+        covered = [event[2] for event in self.events if event[1] == COVER and event[0] != seat]
+        return [*super().hidden_places(seat), covered]
+
+    def _mapped_event(self, event: EventTuple, mapping: list[int]) -> EventTuple:
+        if event[1] != COVER:
+            return super()._mapped_event(event, mapping)
+        e = event
+        return make_event(e[0], COVER, mapping[e[2]], e[3], e[4], e[5], e[6], e[7], e[8])
+
+    def _map_cards(self, mapping: list[int]) -> None:
+        """The envit of each seat's cards follows them."""
+        super()._map_cards(mapping)
+        if self.envit_of:
+            self.envit_of = [envit_value(self.variant.deck, h) for h in self.dealt]
+
     # ------------------------------------------------------------------------------------ scoring
     def envit_winner(self) -> int:
         """The side with the best envit: in pairs each side's best seat counts; a tie goes to the seat
