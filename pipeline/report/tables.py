@@ -181,7 +181,7 @@ def table(frame: pl.DataFrame, statistic: str = "") -> str:
     (``NULL_MEANS``)."""
     from pipeline.stats import MIRRORED_COLUMNS  # the results a mirror row leaves null (DuckDB is loaded by now)
 
-    frame = with_hand_unit(frame)
+    frame = frame if statistic == GAMES else with_hand_unit(frame)  # game_results' unit is the games' alone
     head = "".join(f'<th title="{escape(c)}">{escape(header(c, statistic))}</th>' for c in frame.columns)
     meanings = [NULL_MEANS.get((statistic, c)) for c in frame.columns]
     mirrored = [c in MIRRORED_COLUMNS for c in frame.columns]
