@@ -210,6 +210,8 @@ def test_kill_9_at_random_moments_leaves_the_output_absent_or_whole(tmp_path: Pa
             continue
         kills += 1
         tally[scenario.name] = tally.get(scenario.name, 0) + 1
+        if LONG_RUN:
+            print(f"kill {kills}/{KILLS}: {scenario.name} after {delay:.1f} s", flush=True)
         crashes.check_whole_or_absent(scenario, existed)
         started = time.monotonic()
         _run(scenario.args if scenario.replaces else [*scenario.args, "--overwrite"], scenario.env)
