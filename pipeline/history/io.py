@@ -1,11 +1,15 @@
 """The two entry points the CLI calls: import `.truc` files into a dataset, export a dataset as `.truc`.
 
-``import_files`` replays every game through the engine (``reader``), turns each into rows with
-``rows.add_game``, and writes the four tables and a manifest through ``store.atomic_dataset``: an import
-that fails leaves nothing at ``out``. ``export_dataset`` reads the tables back in chunks of games, replays
-each game from its rows through the same visitor (lines built from rows instead of text), and writes the
-engine's records as canonical text (``writer``) to a temporary file renamed into place at the end (or to
-an open stream, such as standard output).
+``import_files`` streams each file (``reader.ByteLines``), replays every game through the engine
+(``reader``), turns each into rows with ``rows.add_game``, a part of ``CHUNK_GAMES`` games at a time, and
+writes the four tables and a manifest through ``store.atomic_dataset``: an import that fails leaves
+nothing at ``out``, and its memory does not grow with its files. A game read twice is reported
+(``game_identity``), or imported once with ``dedupe``.
+
+``export_dataset`` reads the tables back in chunks of games, replays each game from its rows through the
+same visitor (lines built from rows instead of text), and writes the engine's records as canonical text
+(``writer``) to a temporary file renamed into place at the end (or to an open stream, such as standard
+output).
 """
 
 from __future__ import annotations

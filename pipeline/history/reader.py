@@ -2,8 +2,11 @@
 
 Three layers, in the manner of python-chess's PGN reader:
 
-1. ``scan`` turns text into numbered content lines: the BOM, line ends (LF, CRLF, CR), ``;`` comments
-   and ``{ ... }`` comments (which may span lines) are dropped, blank lines skipped, indentation stripped.
+1. ``scan`` turns physical lines (``ByteLines`` reads a stream a block at a time, so a file of any size is
+   read in bounded memory; ``text_lines`` splits a text held in memory) into numbered content lines: the
+   BOM, line ends (LF, CRLF, CR), ``;`` comments and ``{ ... }`` comments (which may span lines) are
+   dropped, blank lines skipped, indentation stripped. A line that cannot be read (not UTF-8, past
+   ``LINE_LIMIT``, a stray ``}``) comes as its error, which costs its game only.
 2. ``read_line`` reads one content line into a ``TagLine``, ``HandLine``, ``DealLine``, ``ActionLine`` or
    ``EndLine``; ``parse`` groups lines into games (a game starts with its tag section and runs to the next
    one) and consecutive deal lines into one deal, and drives a ``Visitor``: ``begin_game``,
