@@ -119,7 +119,7 @@ def test_parse_policy() -> None:
     # spaces around '=' and the key's case are read as --option and --param read them
     assert parse_policy("threshold:Raise_At = 0.8, bluff= 0.2").describe() == policy.describe()
     for spec, message in (
-        ("minimax", "policies: random, threshold, or module.Class for a bot of your own"),
+        ("minimax", "policies: random, threshold, search, or module.Class for a bot of your own"),
         ("threshold:fold_at=0.1", "parameters: raise_at"),
         ("threshold:bluff=lots", "not a number"),
         ("threshold:bluff=1.5", "between 0 and 1"),
@@ -345,15 +345,15 @@ def test_changing_lead_changes_the_games(variant: str, players: int) -> None:
     assert not all(highest_first)
 
 
-def test_the_native_trut_path_takes_only_the_reference_card_play() -> None:
+def test_the_native_trut_path_takes_only_the_reference_card_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native path plays cards by the reference rule only: a game where a seat plays otherwise goes to the
+    engine (the native module is stood in for, so that the gate is checked whether or not it is built)."""
+    monkeypatch.setattr(accel, "native", lambda name: name)
     config = VARIANTS["trut"].configure({"players": "4"})
-    assert (
-        fast_path(config, [parse_policy("threshold:lead=lowest")] + [parse_policy("threshold") for _ in range(3)])
-        is None
-    )
-    assert fast_path(config, [parse_policy("threshold:follow=lowest") for _ in range(4)]) is None
-    if accel.native("pipeline._fast_trut") is not None:
-        assert fast_path(config, [parse_policy("threshold:lead=highest") for _ in range(4)]) is not None
+    default = [parse_policy("threshold:lead=highest,follow=cheapest_winning") for _ in range(4)]
+    assert fast_path(config, default) == "pipeline._fast_trut"
+    for spec in ("threshold:lead=lowest", "threshold:lead=cheapest_winning", "threshold:follow=lowest"):
+        assert fast_path(config, [parse_policy(spec)] + [parse_policy("threshold") for _ in range(3)]) is None
 
 
 def test_the_random_bot_gives_its_probabilities() -> None:
