@@ -290,3 +290,10 @@ def test_an_error_quotes_a_huge_line_in_a_few_words(text: str, line: int, words:
     error = _refused_at(tmp_path, path, line, words)
     assert len(str(error)) < 2 * QUOTE_LIMIT + MESSAGE_LIMIT + len(str(path)), len(str(error))
     assert "characters)" in str(error)  # says how long the line was
+
+
+def test_an_error_keeps_only_the_words_it_quotes() -> None:
+    # a lenient reading keeps the error of every invalid game: each must be small, whatever its line
+    error = HistoryError("s", 1, "m" * 2_000_000, text="x\x01" * 1_000_000)
+    assert len(error.text or "") < 6 * QUOTE_LIMIT and len(error.message) < 2 * MESSAGE_LIMIT  # escapes: 4 each
+    assert error.text is not None and error.text.startswith("x\\x01x")

@@ -154,8 +154,8 @@ class HistoryError(ValueError):
     ) -> None:
         self.source = source
         self.line = line
-        self.message = message
-        self.text = text
+        self.message = shown(message, MESSAGE_LIMIT)  # as quoted (``shown``): an error holds no huge text
+        self.text = None if text is None else shown(text)
         self.rule = rule
         super().__init__(str(self))
 
@@ -163,9 +163,8 @@ class HistoryError(ValueError):
         where = self.source if self.line is None else f"{self.source}:{self.line}"
         parts = [where] if where else []
         if self.text is not None:
-            parts.append(f"'{shown(self.text)}'")
-        message = shown(self.message, MESSAGE_LIMIT)
-        message = message if self.rule is None else f"{message} [{self.rule}]"
+            parts.append(f"'{self.text}'")
+        message = self.message if self.rule is None else f"{self.message} [{self.rule}]"
         return ": ".join([*parts, message])
 
 
