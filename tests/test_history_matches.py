@@ -132,3 +132,20 @@ def test_a_game_read_twice_is_a_warning_or_skipped_with_dedupe(tmp_path: Path) -
     assert read_table(tmp_path / "once", "games")["game_id"].to_pylist() == [0, 1]
     players = read_table(tmp_path / "once", "seats")["player"].unique().to_pylist()
     assert "Ada" not in players  # the first reading is kept
+
+
+def test_truc_import_warns_of_a_game_read_twice_and_dedupe_skips_it(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    copy = tmp_path / "copy.truc"
+    copy.write_bytes(TWO_PLAYERS.read_bytes())
+    runner = CliRunner()
+    warned = runner.invoke(app, ["import", str(TWO_PLAYERS), str(copy), "--out", str(tmp_path / "a"), "--quiet"])
+    said = f"{copy}:1: the same game as {TWO_PLAYERS}:1 (the same variant, options, deals and actions)"
+    assert warned.exit_code == 0 and warned.stderr == f"warning: {said}\n" and "imported 2 games" in warned.stdout
+    once = runner.invoke(
+        app, ["import", str(TWO_PLAYERS), str(copy), "--out", str(tmp_path / "b"), "--dedupe", "--quiet"]
+    )
+    assert once.exit_code == 0 and once.stderr == f"skipped: {said}\n" and "imported 1 game," in once.stdout
