@@ -99,12 +99,18 @@ def test_values_are_read_by_their_type(toy_bot, tmp_path: Path) -> None:
         ("toy:scale=inf", "policy toy: scale=inf must be at least 1"),
         ("toy:style=wlid", "policy toy: style='wlid' is not a choice (did you mean 'wild'?); choices: calm, wild"),
         ("toy:table=no/such.json", "policy toy: table='no/such.json': no such file"),
-        ("toy:rollout=minmax", "policy toy: rollout='minmax' is not a policy; policies: random, threshold, toy"),
+        (
+            "toy:rollout=minmax",
+            "policy toy: rollout='minmax' is not a policy; policies: random, threshold, search, toy",
+        ),
         ("toy:rollout=randon", "policy toy: rollout='randon' is not a policy (did you mean 'random'?)"),
         ("toy:rate", "policy toy: 'rate' is not of the form key=value"),
         ("toy:rate=0.1,Rate=0.2", "policy toy: rate is given twice (rate=0.1, Rate=0.2)"),
         ("toy:rat=0.1", "policy toy has no parameter 'rat' (did you mean 'rate'?); parameters: rate, scale, rollouts"),
-        ("tyo", "unknown policy 'tyo' (did you mean 'toy'?); policies: random, threshold, toy, or module.Class"),
+        (
+            "tyo",
+            "unknown policy 'tyo' (did you mean 'toy'?); policies: random, threshold, search, toy, or module.Class",
+        ),
     ],
 )
 def test_a_bad_value_is_one_line_naming_the_policy_and_what_is_wrong(toy_bot, spec: str, message: str) -> None:

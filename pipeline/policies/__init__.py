@@ -30,6 +30,8 @@ from pipeline.policies import threshold
 from pipeline.policies.base import DecisionPolicy, Policy
 from pipeline.policies.parameters import POLICY, Param, Value, choice, integer, number, path, policy_name
 from pipeline.policies.random_policy import RandomPolicy
+from pipeline.policies.search import PARAMETERS as SEARCH_PARAMETERS
+from pipeline.policies.search import SearchPolicy
 from pipeline.policies.threshold import DEFAULTS as THRESHOLD_DEFAULTS
 from pipeline.policies.threshold import ThresholdPolicy
 
@@ -98,9 +100,25 @@ POLICIES: dict[str, Bot] = {
             threshold.PARAMETERS,
             threshold.PARAMS_BY_VARIANT,
         ),
+        Bot(
+            "search",
+            lambda rollouts, rollout: SearchPolicy(rollouts, rollout, _rollout_builder(rollout)),
+            "determinised Monte Carlo: samples the cards its seat has not seen, plays each choice out to the end "
+            "of the hand with a rollout bot at every seat, takes the best mean points of the hand for its side",
+            SEARCH_PARAMETERS,
+        ),
     )
 }
 """The registered bots, by name: the one declaration of each, which everything else reads."""
+
+
+def _rollout_builder(name: str) -> Callable[[], Policy]:
+    """How the search bot builds its rollout bot: the registered bot ``name`` (its default parameters); not
+    itself."""
+    if name == "search":
+        raise PolicyError("policy search: rollout=search would search inside every play-out; name another bot")
+    return read_spec(name).build
+
 
 PROTOCOL: tuple[str, ...] = ("step", "describe")
 """The methods a class of one's own must have (its ``name`` is checked on the object built)."""
