@@ -9,7 +9,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.engine.game import Game, new_game
+from pipeline.engine.game import Game, HandRecord, new_game
+from pipeline.engine.replay import replay
 from pipeline.variants import VARIANTS
 
 SETTINGS = [(variant.name, players) for variant in VARIANTS.values() for players in variant.players]
@@ -89,6 +90,39 @@ def test_a_clone_plays_on_as_its_original_and_never_touches_it(setting, seed, mo
     played = records(copy, random.Random(seed + 2))  # the copy first: had it shared state, the original moved
     assert played == records(original, random.Random(seed + 2))
     assert played == records(twin, random.Random(seed + 2))
+
+
+def finished_hands(game: Game, steps: int, rng: random.Random) -> list[HandRecord]:
+    """Play ``steps`` steps (to the end with a large number) and give the record of every hand finished."""
+    done: list[HandRecord] = []
+    for _ in range(steps):
+        if game.over:
+            break
+        was_over = game.hand_over
+        step(game, rng)
+        if game.hand_over and not was_over and game.last_hand is not None:
+            done.append(game.last_hand)
+    return done
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    setting=st.sampled_from(SETTINGS),
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    moment=st.integers(min_value=0, max_value=150),
+)
+def test_a_clone_s_game_replays_through_the_checked_engine(setting, seed, moment) -> None:
+    """The hands played before the copy was made and those the copy played after it make one game that
+    ``engine.replay`` replays from its first deal with every rule checked, to the copy's final score."""
+    variant, players = setting
+    config = VARIANTS[variant].configure({"players": str(players)})
+    original = new_game(config, seed)
+    before = finished_hands(original, moment, random.Random(seed))
+    copy = original.clone()
+    after = finished_hands(copy, 5000, random.Random(seed + 3))
+    assert copy.over
+    replayed = replay(config, original.first_dealer, before + after, seed)
+    assert replayed.scores == copy.scores and replayed.winner_team == copy.winner_team
 
 
 def hidden(game: Game, seat: int) -> list[int]:
