@@ -14,6 +14,8 @@ The API is the same for every variant (in the spirit of OpenSpiel and pokerkit):
   field order (``Event(*event)`` names it).
 - ``hand_over``, ``over``, ``scores``, ``last_hand`` (a ``HandRecord`` once a hand has ended),
   ``next_hand()``.
+- ``clone()``: an independent copy of the game in progress; ``determinise(seat, rng)`` (on a copy): the cards
+  ``seat`` has not seen dealt anew at random, consistently with what it has seen (for search bots).
 
 ``new_game(config, ...)`` builds the engine class the variant names (``Variant.engine``): this module holds
 what every family shares — seats and sides, the dealer's rotation, the deal, trick play, ties and leads,
