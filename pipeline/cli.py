@@ -323,12 +323,17 @@ def _experiment_settings(
     return Settings(variant, games, seed, options, workers, command, not unpaired)
 
 
-def _experiment_progress(quiet: bool, settings: Any, matches: int) -> Any:
-    """The progress bar of an experiment: games played out of those its matches play (at least, in rubbers)."""
+R = TypeVar("R")
+
+
+def _played(quiet: bool, settings: Any, matches: int, run: Callable[[Callable[[int, int], None] | None], R]) -> R:
+    """``run(progress)`` under an experiment's progress bar: games played out of those its ``matches`` play (at
+    least, in rubbers)."""
     from pipeline.experiments.runner import total_games, two_sided_config
 
     total = total_games(matches, settings.games // 2, two_sided_config(settings.variant, settings.options))
-    return _progress(quiet, "playing"), total
+    with _progress(quiet, "playing") as update:
+        return run(None if update is None else functools.partial(_games_done, update, total))
 
 
 @command(short_help="Two policies head to head, in pairs of games on the same cards.")
@@ -359,10 +364,7 @@ def match(
 
     check_format(format)
     settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
-    bar, total = _experiment_progress(quiet, settings, 1)
-    with bar as update:
-        played = None if update is None else functools.partial(_games_done, update, total)
-        result = run_match(settings, a, b, out, overwrite=overwrite, progress=played)
+    result = _played(quiet, settings, 1, lambda played: run_match(settings, a, b, out, overwrite, played))
     typer.echo(match_output(result, format, str(out)))
 
 
@@ -395,10 +397,8 @@ def tournament(
 
     check_format(format)
     settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
-    bar, total = _experiment_progress(quiet, settings, len(policy) * (len(policy) - 1) // 2)
-    with bar as update:
-        played = None if update is None else functools.partial(_games_done, update, total)
-        found = run_tournament(settings, policy, out, overwrite=overwrite, progress=played)
+    matches = len(policy) * (len(policy) - 1) // 2
+    found = _played(quiet, settings, matches, lambda played: run_tournament(settings, policy, out, overwrite, played))
     typer.echo(tournament_output(found, format, str(out)))
 
 
@@ -448,10 +448,9 @@ def sweep(
     axes = [parse_vary(item) for item in vary]
     points = len(grid(policy, axes)[1])
     matches = points * (points - 1) // 2 if against.strip().lower() == SELF else points + 1
-    bar, total = _experiment_progress(quiet, settings, matches)
-    with bar as update:
-        played = None if update is None else functools.partial(_games_done, update, total)
-        found = run_sweep(settings, policy, axes, against, out, overwrite=overwrite, progress=played)
+    found = _played(
+        quiet, settings, matches, lambda played: run_sweep(settings, policy, axes, against, out, overwrite, played)
+    )
     typer.echo(sweep_output(found, format, str(out)))
 
 
