@@ -32,8 +32,8 @@ class QueryError(StatsError):
 
 READ_ERRORS = (duckdb.IOException, duckdb.InvalidInputException, duckdb.InternalException)
 """DuckDB's errors that a broken file may cause (a corrupt page: "ZSTD Decompression failure"; its
-error of no kind: "Out of buffer"), which a query's own mistakes do not: after one of them the files are read to find one that is broken, named by
-``store.unreadable_part``."""
+error of no kind: "Out of buffer"), which a query's own mistakes do not: after one of them the files are
+read to find one that is broken, named by ``store.unreadable_part``."""
 
 
 def query_text(sql: str | None, file: Path | None, stdin: TextIO) -> str:
