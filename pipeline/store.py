@@ -677,7 +677,7 @@ def _check_part(part: Path, table: str) -> int:
     try:
         status = part.stat()
     except OSError as exc:
-        raise DatasetError(f"{part} is not a readable Parquet file: {exc}") from exc
+        raise not_parquet(part, exc) from exc
     key = (str(part.resolve()), table, status.st_size, status.st_mtime_ns)
     if key in _PARTS_CHECKED:
         return _PARTS_CHECKED[key]
@@ -701,7 +701,7 @@ def _check_part(part: Path, table: str) -> int:
             if has_null:
                 nulls.append(name)
     except (OSError, pa.ArrowException) as exc:
-        raise DatasetError(f"{part} is not a readable Parquet file: {exc}") from exc
+        raise not_parquet(part, exc) from exc
     if nulls:
         raise DatasetError(
             f"{part} has null values in the column(s) {', '.join(nulls)}, which Truc Lab always fills "
@@ -766,6 +766,14 @@ def read_error(folders: Sequence[Path], error: BaseException) -> DatasetError:
     return DatasetError(f"cannot read dataset {', '.join(str(folder) for folder in folders)}: {first_line}")
 
 
+def not_parquet(part: Path, error: BaseException) -> DatasetError:
+    """The one-line error for a part that cannot be read: its path and the first line of the library's reason
+    (Arrow's may run over several lines)."""
+    text = str(error).strip()
+    reason = text.splitlines()[0] if text else type(error).__name__
+    return DatasetError(f"{part} is not a readable Parquet file: {reason}")
+
+
 def unreadable_part(folders: Sequence[Path]) -> DatasetError | None:
     """The error naming the first Parquet file of ``folders`` that cannot be read whole (its footer may be
     sound while a page is corrupt, which ``check_dataset`` does not read); None when each reads."""
@@ -776,7 +784,7 @@ def unreadable_part(folders: Sequence[Path]) -> DatasetError | None:
                     for _ in pq.ParquetFile(part).iter_batches():
                         pass
                 except (OSError, pa.ArrowException) as exc:
-                    return DatasetError(f"{part} is not a readable Parquet file: {exc}")
+                    return not_parquet(part, exc)
     return None
 
 

@@ -336,8 +336,8 @@ def test_an_output_on_a_read_only_disk_is_told_as_such(
 
 def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
     """A part whose footer is sound but a page is corrupt passes ``check_dataset`` (which reads footers);
-    DuckDB then said "Out of buffer" or "ZSTD Decompression failure" with no file's name. The report and
-    ``truc sql`` name the part."""
+    DuckDB then said "Out of buffer" or "ZSTD Decompression failure" with no file's name, and the export
+    pyarrow's "ZSTD decompression failed". The report, ``truc sql`` and the export name the part."""
     data = tmp_path / "d"
     simulate(SimulationSpec("catalan", 300, 3, {"players": "2"}), data)
     part = data / "hands" / "part-00000.parquet"
@@ -346,7 +346,12 @@ def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
         content[offset] ^= 0xFF
     part.write_bytes(bytes(content))
     store.check_dataset(data)
-    for command in (["report", "--out", str(tmp_path / "r"), "--quiet"], ["sql", "select * from hands"]):
+    commands = (
+        ["report", "--out", str(tmp_path / "r"), "--quiet"],
+        ["sql", "select * from hands"],
+        ["export", "--out", str(tmp_path / "e.truc"), "--quiet"],
+    )
+    for command in commands:
         result = _truc(*command, "--data", str(data))
         assert result.returncode == 1
         assert result.stderr.startswith(f"error: {part} is not a readable Parquet file: "), result.stderr

@@ -35,7 +35,7 @@ from pipeline.experiments.runner import (
 )
 from pipeline.playing import rubber_wins
 from pipeline.policies import parse_policy
-from pipeline.store import DATASET_KIND, DatasetError, atomic_dataset, read_manifest
+from pipeline.store import DATASET_KIND, DatasetError, atomic_dataset, read_json, read_manifest
 
 EXPERIMENT_FILE: Final = "experiment.json"
 """The result of a tournament or a sweep, beside its runs (a match's is in its manifest's ``experiment``)."""
@@ -86,9 +86,10 @@ def _replaceable_experiment(path: Path) -> bool:
     """Whether ``path`` is a tournament's or a sweep's output and nothing else: its ``experiment.json`` and
     one dataset per run (what ``--overwrite`` may replace)."""
     try:
-        kind = json.loads((path / EXPERIMENT_FILE).read_text("utf-8")).get("kind")
-    except (OSError, ValueError, AttributeError):
+        content = read_json(path / EXPERIMENT_FILE)
+    except (OSError, DatasetError):
         return False
+    kind = content.get("kind") if isinstance(content, dict) else None
     if kind not in (TOURNAMENT, SWEEP):
         return False
     for child in path.iterdir():

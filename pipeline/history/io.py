@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.dataset as ds
 
 from pipeline import __version__
@@ -57,7 +58,10 @@ from pipeline.store import (
     atomic_file,
     dataset_folders,
     new_batches,
+    read_error,
     read_table,
+    table_files,
+    unchanged,
     write_manifest,
     write_part,
 )
@@ -459,7 +463,13 @@ _HandRows = tuple[int, int, tuple[int, int], list[tuple[int, str, str | None]]]
 
 
 def _frame(data: Path, name: str, where: ds.Expression) -> pl.DataFrame:
-    table = ds.dataset(str(data / name), format="parquet", schema=SCHEMAS[name]).to_table(filter=where)
+    """The rows of table ``name`` of the dataset ``data`` that ``where`` keeps. A part that cannot be read
+    (damaged, or removed by a replacement of the dataset) is named (``store.read_error``)."""
+    try:
+        files = [str(path) for path in table_files(data, name)]
+        table = ds.dataset(files, format="parquet", schema=SCHEMAS[name]).to_table(filter=where)
+    except (OSError, pa.ArrowException) as exc:
+        raise read_error([data], exc) from exc
     frame = pl.from_arrow(table)
     assert isinstance(frame, pl.DataFrame)
     return frame
@@ -565,7 +575,11 @@ def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
             raise DatasetError(f"{data}: game {gid} does not replay{where_text}: {exc.message}{rule}") from None
         record = records.pop()
         _check_replay(data, game, record, hands[gid])
-        yield record_text(record)
+        try:
+            text = record_text(record)
+        except ValueError as exc:  # a tag value the reader would refuse (``writer.quote``)
+            raise DatasetError(f"{data}: game {gid} cannot be exported: {exc}") from None
+        yield text
 
 
 def export_dataset(
@@ -592,16 +606,18 @@ def export_dataset(
     an id the dataset does not hold is a ``DatasetError``.
     """
     datasets: list[tuple[Path, pl.DataFrame]] = []
-    for folder in dataset_folders(data):
-        games = pl.from_arrow(read_table(folder, "games"))
-        assert isinstance(games, pl.DataFrame)
-        datasets.append((folder, games.sort("game_id")))
-    if game_ids:
-        datasets = [_select_games(datasets, game_ids)]
-    if not isinstance(out, str | Path):
-        return _write_games(out, datasets, progress)
-    with atomic_file(Path(out), overwrite) as stream:
-        return _write_games(stream, datasets, progress)
+    folders = dataset_folders(data)
+    with unchanged(folders):  # a dataset replaced meanwhile (--overwrite) is an error, not a mix of two
+        for folder in folders:
+            games = pl.from_arrow(read_table(folder, "games"))
+            assert isinstance(games, pl.DataFrame)
+            datasets.append((folder, games.sort("game_id")))
+        if game_ids:
+            datasets = [_select_games(datasets, game_ids)]
+        if not isinstance(out, str | Path):
+            return _write_games(out, datasets, progress)
+        with atomic_file(Path(out), overwrite) as stream:
+            return _write_games(stream, datasets, progress)
 
 
 def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[int]) -> tuple[Path, pl.DataFrame]:
