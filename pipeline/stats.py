@@ -33,6 +33,7 @@ import polars as pl
 
 from pipeline import store
 from pipeline.names import counted, did_you_mean
+from pipeline.printable import FORMULA_STARTS, NOT_TEXT_CLASS, escaped, json_escaped, spreadsheet_cell
 from pipeline.variants import VARIANTS
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
@@ -451,8 +452,10 @@ def option_notes(data: Path | Sequence[Path], separately: bool = False) -> list[
 def pooling_notes(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
     """Every note on how the data were pooled: the same games read twice (``repeated_runs``), then the
     options (``option_notes``). With ``separately`` (each dataset on its own), nothing is pooled across
-    datasets, so there is no repeated run to note."""
-    return option_notes(data, True) if separately else repeated_runs(data) + option_notes(data)
+    datasets, so there is no repeated run to note. The notes quote the data (folders, options), shown
+    escaped (``printable.escaped``)."""
+    notes = option_notes(data, True) if separately else repeated_runs(data) + option_notes(data)
+    return [escaped(note) for note in notes]
 
 
 def repeated_runs(data: Path | Sequence[Path]) -> list[str]:
@@ -606,17 +609,20 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
     """``frame`` as text: ``table`` (Markdown, every row and column), ``csv``, or ``json`` (an array of
     row objects on one line, written by polars: nulls, NaN and infinity (which JSON lacks) as null, decimals as
     numbers, dates as text). In the table, the results a mirror row leaves null read ``mirror``
-    (``_say_mirror``); csv and json have the ``mirror`` column itself (``"mirror": true``)."""
+    (``_say_mirror``); csv and json have the ``mirror`` column itself (``"mirror": true``).
+
+    No format writes a character that is not text raw (a value from a dataset or a query may hold an
+    escape sequence, which a terminal would act on): the table and CSV show it escaped
+    (``printable.escaped``: ``\\x1b``), JSON as a JSON escape (the same value). A CSV text cell that
+    would start a formula in a spreadsheet (``=HYPERLINK(...)``) is prefixed with ``'``
+    (``printable.spreadsheet_cell``); numbers stay numbers."""
     if check_format(format) == "csv":
+        frame = _text_cells(frame, spreadsheet_cell).rename(spreadsheet_cell)
         return frame.write_csv().rstrip("\n")
     if format == "json":
         decimals = [name for name, dtype in frame.schema.items() if dtype.is_decimal()]
-        return frame.with_columns(pl.col(decimals).cast(pl.Float64)).write_json()
-    frame = _say_mirror(frame)
-    texts = pl.col(pl.String)
-    for character, escaped in MARKDOWN_ESCAPES:
-        texts = texts.str.replace_all(character, escaped, literal=True)
-    frame = frame.rename(_markdown_cell).with_columns(texts)
+        return json_escaped(frame.with_columns(pl.col(decimals).cast(pl.Float64)).write_json())
+    frame = _text_cells(_say_mirror(frame), _markdown_cell).rename(_markdown_cell)
     with pl.Config(
         tbl_rows=-1,
         tbl_cols=-1,
@@ -627,6 +633,24 @@ def render(frame: pl.DataFrame, format: str = "table") -> str:
         fmt_str_lengths=200,
     ):
         return str(frame)
+
+
+def _text_cells(frame: pl.DataFrame, cell: Callable[[str], str]) -> pl.DataFrame:
+    """``frame`` with its text columns (categorical ones read as text) written through ``cell``. Only
+    the cells that need it go through Python: a cell holding a character that is not text, or, for the CSV,
+    one that may start a formula."""
+    texts = [name for name, dtype in frame.schema.items() if dtype in (pl.String, pl.Categorical, pl.Enum)]
+    if not texts:
+        return frame
+    frame = frame.with_columns(pl.col(texts).cast(pl.String))
+    starts = "".join(f"\\x{ord(char):02x}" for char in FORMULA_STARTS)
+    suspect = rf"{NOT_TEXT_CLASS}|^[{starts}]|\|"
+    changed = []
+    for name in texts:
+        column = frame[name]
+        if column.str.contains(suspect).any():
+            changed.append(column.map_elements(cell, return_dtype=pl.String, skip_nulls=True))
+    return frame.with_columns(changed)
 
 
 MIRRORED_COLUMNS: Final = frozenset(column for statistic in STATISTICS.values() for column in statistic.mirrored)
@@ -653,15 +677,11 @@ def _say_mirror(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(said)
 
 
-MARKDOWN_ESCAPES = (("|", r"\|"), ("\n", r"\n"))
-"""How a text is written in a cell of a Markdown table: a player's name or a tag may hold a ``|`` or a line
-break, which would split the cell or the row."""
-
-
 def _markdown_cell(text: str) -> str:
-    for character, escaped in MARKDOWN_ESCAPES:
-        text = text.replace(character, escaped)
-    return text
+    """How a text is written in a cell of a Markdown table: escaped (``printable.escaped``: a line break
+    would split the row, an escape sequence act on the terminal), and a ``|``, which would split the cell,
+    as ``\\|``."""
+    return escaped(text).replace("|", r"\|")
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:

@@ -663,7 +663,7 @@ def test_export_refuses_a_tag_value_with_a_line_break(tmp_path: Path) -> None:
     value (a reader takes CR as a line end): the export refuses it and writes nothing."""
     import_files([DATA / "canonical" / "two_players.truc"], tmp_path / "data")
     _tamper(tmp_path / "data", "seats", "player", 0, "Anna\rPere")  # game 0, hand 1, seat 0
-    with pytest.raises(ValueError, match="a tag value cannot hold a line break"):
+    with pytest.raises(DatasetError, match=r"game 0 cannot be exported: Seat0's value holds U\+000D, a control"):
         export_dataset(tmp_path / "data", tmp_path / "out.truc")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
 

@@ -8,6 +8,7 @@ Below the hand-worked cases: invariants on random datasets, errors, and several 
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import tempfile
@@ -965,7 +966,6 @@ def test_several_folders_equal_one_merged_folder(tmp_path: Path, name: str) -> N
 
 
 def test_render_formats(tmp_path: Path) -> None:
-    import json
 
     frame = stats.compute("tie_frequency", mano_dataset(tmp_path / "data"))
     table = stats.render(frame, "table")
@@ -980,14 +980,17 @@ def test_render_formats(tmp_path: Path) -> None:
 
 def test_a_table_escapes_what_would_split_a_markdown_cell_or_row() -> None:
     """A player's name or a tag may hold a ``|`` or a line break: each row stays one line of as many cells
-    as the header. CSV and JSON keep the text as it is."""
+    as the header. CSV shows the line break escaped as the table does (``printable.escaped``); JSON keeps the
+    text as it is."""
     frame = pl.DataFrame({"player": ["Anna | Pere", "two\nlines", None], "a|b": [1, 2, 3]})
     lines = stats.render(frame, "table").splitlines()
     assert lines[0].split() == ["|", "player", "|", "a\\|b", "|"]
     assert [line.split(" | ")[0].rstrip() for line in lines[2:]] == ["| Anna \\| Pere", "| two\\nlines", "| null"]
     assert all(len(re.findall(r"(?<!\\)\|", line)) == 3 for line in lines)
     assert len(lines) == 2 + frame.height
-    assert pl.read_csv(io.StringIO(stats.render(frame, "csv")))["player"].to_list() == frame["player"].to_list()
+    written = pl.read_csv(io.StringIO(stats.render(frame, "csv")))["player"].to_list()
+    assert written == ["Anna | Pere", "two\\nlines", None]
+    assert [row["player"] for row in json.loads(stats.render(frame, "json"))] == frame["player"].to_list()
 
 
 def test_columns_named_are_kept_in_order(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import polars as pl
 from pipeline.experiments.analysis import PairedMatch, format_p
 from pipeline.experiments.designs import MatchResult, RoundRobin, SweepResult
 from pipeline.names import counted
+from pipeline.printable import escaped
 from pipeline.stats import check_format, render
 
 
@@ -70,10 +71,10 @@ def match_text(result: MatchResult, out: str) -> str:
     elif not o.match.paired:
         lines.append("pairing: off (the two games of a pair were played on seeds of their own)")
     lines += [
-        f"A: {o.a_label}",
-        f"B: {o.b_label}",
+        f"A: {escaped(o.a_label)}",
+        f"B: {escaped(o.b_label)}",
         f"games won: A {o.a_games_won:,}, B {o.games - o.a_games_won:,} of {o.games:,}; {o.hands:,} hands; "
-        f"dataset: {out}",
+        f"dataset: {escaped(out)}",
     ]
     return "\n".join(lines)
 
@@ -126,7 +127,7 @@ def tournament_output(found: RoundRobin, format: str, out: str) -> str:
     ranked = sorted(range(len(found.entrants)), key=lambda k: -found.ratings[k])
     best = ranked[0]
     lines = [
-        f"{found.labels[best]} (entrant {best + 1}) rates highest: {found.ratings[best]:+.0f} Elo "
+        f"{escaped(found.labels[best])} (entrant {best + 1}) rates highest: {found.ratings[best]:+.0f} Elo "
         f"[{found.table.rating_low[best]:+.0f}, {found.table.rating_high[best]:+.0f}], over "
         f"{counted(len(found.matches), 'match')} of {counted(found.matches[0].outcome.games, 'game')}",
         "",
@@ -136,7 +137,7 @@ def tournament_output(found: RoundRobin, format: str, out: str) -> str:
         "",
         "Win rate of the row's entrant against the column's:",
         render(_matrix_frame(found), "table"),
-        f"datasets: {out}/match-*",
+        f"datasets: {escaped(out)}/match-*",
     ]
     return "\n".join(lines)
 
@@ -182,5 +183,5 @@ def sweep_output(found: SweepResult, format: str, out: str) -> str:
         ]
     lines += [f"{counted(len(found.points), 'grid point')} of {found.base}, against {found.against}:"]
     lines.append(render(_point_frame(found, 4), "table"))
-    lines.append(f"datasets: {out}/point-*" + ("" if found.confirm is None else f", {out}/confirm"))
+    lines.append(f"datasets: {escaped(out)}/point-*" + ("" if found.confirm is None else f", {escaped(out)}/confirm"))
     return "\n".join(lines)

@@ -37,6 +37,7 @@ from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
 from pipeline.names import did_you_mean
 from pipeline.playing import rubber_wins
+from pipeline.printable import escaped, not_text
 from pipeline.variants import UnknownVariant, get_variant
 
 BOM = "\ufeff"
@@ -101,34 +102,6 @@ def _is_calendar_date(text: str) -> bool:
 
 _RESULT = re.compile(r"[0-9]+[a-z]*(?:-[0-9]+[a-z]*)+", re.IGNORECASE)
 
-_NONCHARACTERS: Final = r"\ufdd0-\ufdef" + "".join(rf"\U{plane:04x}fffe\U{plane:04x}ffff" for plane in range(17))
-NOT_TEXT: Final = re.compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{_NONCHARACTERS}]")
-"""Characters that are not text: the control characters (Unicode's Cc, tab among them), the line and
-paragraph separators, and the noncharacters (U+FDD0-U+FDEF, U+FFFE and U+FFFF of every plane). A history
-holds none of them outside comments, but for a tab between words: a name holding one went into the dataset
-and crashed the report's chart rendering."""
-
-
-def _not_text(text: str, *, tab: bool) -> str | None:
-    """The first character of ``text`` that is not text (``NOT_TEXT``; a tab allowed when ``tab``), named
-    (``U+0001, a control character``), or None."""
-    for found in NOT_TEXT.finditer(text):
-        char = found.group()
-        if tab and char == "\t":
-            continue
-        code = ord(char)
-        if char == "\t":
-            kind = "a tab"
-        elif char in "\u2028\u2029":
-            kind = "a line or paragraph separator"
-        elif code >= 0xFDD0:
-            kind = "a noncharacter"
-        else:
-            kind = "a control character"
-        return f"U+{code:04X}, {kind}"
-    return None
-
-
 QUOTE_LIMIT: Final = 80
 """At most this many characters of a line (or of a word) are quoted in an error; the rest is cut."""
 
@@ -140,7 +113,7 @@ def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` as an error quotes it: characters that are not text escaped (``\\x01``), cut to ``limit``
     characters with an ellipsis and the full length (an error for a 50 MB line is one short line)."""
     cut = text if len(text) <= limit else text[:limit]
-    cut = NOT_TEXT.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), cut)
+    cut = escaped(cut)
     if len(text) > limit:
         cut += f"… ({len(text):,} characters)"
     return cut
@@ -377,7 +350,7 @@ def _read_tag(number: int, content: str, source: str) -> TagLine:
     if match:
         name, raw = match.groups()
         value = _ESCAPE.sub(r"\1", raw)
-        char = _not_text(value, tab=False)
+        char = not_text(value, tab=False)
         if char:
             message = f"a tag value holds {char}: names and tags are printable text"
             raise HistoryError(source, number, message, text=content)
@@ -405,7 +378,7 @@ def read_line(number: int, content: str, source: str) -> Line:
     """Read one content line; a line that fits no form of the format is a ``HistoryError``."""
     if content.startswith("["):
         return _read_tag(number, content, source)
-    char = _not_text(content, tab=True)
+    char = not_text(content, tab=True)
     if char:
         raise HistoryError(source, number, f"the line holds {char}: a history is printable text", text=content)
     text = " ".join(content.split())

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pipeline.cards import Deck
 from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, DEALT, Event
 from pipeline.engine.game import Game, HandRecord
+from pipeline.printable import escaped, not_text
 
 INDENT = "  "
 
@@ -75,10 +76,17 @@ def seat_tag_index(name: str) -> int | None:
     return int(indexed.group(2)) if indexed else None
 
 
-def quote(value: str) -> str:
-    """A tag value between double quotes, with ``\\`` and ``"`` escaped."""
-    if "\n" in value or "\r" in value:
-        raise ValueError(f"a tag value cannot hold a line break: {value!r}")
+def quote(value: str, name: str = "a tag") -> str:
+    """A tag value between double quotes, with ``\\`` and ``"`` escaped. A value holding a character that is
+    not text (``printable.NOT_TEXT``: a line break, an escape sequence's ESC) is a ``ValueError`` naming
+    the tag ``name``: the reader refuses such a value, so writing it escaped would not read back as the
+    value, and writing it raw would make a history that does not import (and act on a terminal)."""
+    char = not_text(value, tab=False)
+    if char:
+        raise ValueError(
+            f"{name}'s value holds {char}, which a history cannot hold: {escaped(value[:80])!r}"
+            + (f"... ({len(value):,} characters)" if len(value) > 80 else "")
+        )
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -91,7 +99,7 @@ def format_tags(tags: Mapping[str, str]) -> list[str]:
             raise ValueError(f"{name!r} is not a tag of the format; custom tags start with '_'")
         ranked.append((rank, position, name, value))
     ranked.sort()
-    return [f"[{name} {quote(value)}]" for _, _, name, value in ranked]
+    return [f"[{name} {quote(value, name)}]" for _, _, name, value in ranked]
 
 
 @dataclass(frozen=True)
