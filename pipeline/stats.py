@@ -450,11 +450,12 @@ def option_notes(data: Path | Sequence[Path], separately: bool = False) -> list[
 
 
 def pooling_notes(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
-    """Every note on how the data were pooled: the same games read twice (``repeated_runs``), then the
+    """Every note on how the data were pooled: the same games read twice (``repeated_runs`` from the
+    manifests, ``same_games`` from the games), then the
     options (``option_notes``). With ``separately`` (each dataset on its own), nothing is pooled across
     datasets, so there is no repeated run to note. The notes quote the data (folders, options), shown
     escaped (``printable.escaped``)."""
-    notes = option_notes(data, True) if separately else repeated_runs(data) + option_notes(data)
+    notes = option_notes(data, True) if separately else repeated_runs(data) + same_games(data) + option_notes(data)
     return [escaped(note) for note in notes]
 
 
@@ -462,7 +463,19 @@ def repeated_runs(data: Path | Sequence[Path]) -> list[str]:
     """A note for each set of datasets that hold the same games: a simulation copied to another folder, or
     run again with the same settings and seed (which plays the same games), or one
     import of the same files at the same moment. Read together, their games count once per copy."""
-    folders = store.dataset_folders(data)
+    notes = []
+    for copies, kind in _repeated_groups(store.dataset_folders(data)).items():
+        same = "simulation, with the same settings and seed" if kind == store.SIMULATION else "import"
+        times = "twice" if len(copies) == 2 else f"{len(copies)} times"
+        notes.append(
+            f"{_join_words([str(folder) for folder in copies])} hold the same games (the same {same}), so "
+            f"each of them is counted {times}; pass one of those datasets"
+        )
+    return notes
+
+
+def _repeated_groups(folders: Sequence[Path]) -> dict[tuple[Path, ...], Any]:
+    """The sets of ``folders`` (two or more) whose manifests say they hold the same run, each with its kind."""
     by_run: dict[str, list[Path]] = {}
     kinds: dict[str, Any] = {}
     for folder in folders:
@@ -470,15 +483,69 @@ def repeated_runs(data: Path | Sequence[Path]) -> list[str]:
         run = json.dumps(_run_identity(manifest), sort_keys=True)
         by_run.setdefault(run, []).append(folder)
         kinds[run] = manifest.get("kind")
+    return {tuple(copies): kinds[run] for run, copies in by_run.items() if len(copies) > 1}
+
+
+SAME_GAME_COLUMNS: Final = (
+    "variant", "options", "seed", "first_dealer", "hands", "score_team0", "score_team1", "score_team2"
+)  # fmt: skip
+"""The columns of ``stg_games`` that two copies of a game share (with a seed: a game without one is not
+compared). The games of a tournament's matches share seeds on purpose (common random numbers), so the
+seats' policies and players are compared too (``SAME_GAMES_SQL``)."""
+
+SAME_SEED_SQL = f"""
+select count(*) > 0
+from stg_games a join stg_games b
+  on a.dataset < b.dataset and a.seed = b.seed
+ and hash({", ".join(f"a.{c}" for c in SAME_GAME_COLUMNS)}) = hash({", ".join(f"b.{c}" for c in SAME_GAME_COLUMNS)})
+"""
+"""Whether games of two datasets may be the same game, from the games table alone (cheap; the seats are
+read only when it says yes)."""
+
+SAME_GAMES_SQL = f"""
+with seated as (
+    select dataset, game_id, list(policy order by seat) as policies, list(player order by seat) as names
+    from stg_seats
+    where hand_no = 1
+    group by dataset, game_id
+),
+identity as (
+    select g.dataset, hash({", ".join(f"g.{c}" for c in SAME_GAME_COLUMNS)}, s.policies, s.names) as game
+    from stg_games g join seated s using (dataset, game_id)
+    where g.seed is not null
+)
+select a.dataset, b.dataset, count(*) as games
+from identity a join identity b on a.game = b.game and a.dataset < b.dataset
+group by all
+order by all
+"""
+"""Each pair of datasets holding the same games, and how many: same ``SAME_GAME_COLUMNS`` and the same
+policy and player in each seat (a 64-bit hash of them all: two different games share one with odds of
+about one in 10^19 a pair)."""
+
+
+def same_games(data: Path | Sequence[Path]) -> list[str]:
+    """A note for each pair of datasets holding the same games that ``repeated_runs`` does not already
+    name (from the games themselves, not the manifests): a simulation pooled with an import of its own
+    export (``truc export``, then ``truc import``), or with a run of the same seed and settings but more
+    games. Their games would count twice."""
+    folders = store.dataset_folders(data)
+    if len(folders) < 2:
+        return []
+    with staged(folders) as con:
+        if not con.execute(SAME_SEED_SQL).fetchone()[0]:  # type: ignore[index]
+            return []
+        pairs = con.execute(SAME_GAMES_SQL).fetchall()
+    noted = {frozenset(group) for group in _repeated_groups(folders)}
     notes = []
-    for run, copies in by_run.items():
-        if len(copies) > 1:
-            same = "simulation, with the same settings and seed" if kinds[run] == store.SIMULATION else "import"
-            times = "twice" if len(copies) == 2 else f"{len(copies)} times"
-            notes.append(
-                f"{_join_words([str(folder) for folder in copies])} hold the same games (the same {same}), so "
-                f"each of them is counted {times}; pass one of those datasets"
-            )
+    for first, second, games in pairs:
+        if any({Path(first), Path(second)} <= group for group in noted):
+            continue
+        notes.append(
+            f"{first} and {second} hold {counted(games, 'game')} that are the same (variant, options, seed, "
+            "first dealer, hands, final score and each seat's policy and player): an import of the other's "
+            "export, or the same run again? Each of those games is counted twice; pass one of those datasets"
+        )
     return notes
 
 
