@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 
@@ -433,6 +433,37 @@ def units_of(frames: Mapping[str, pl.DataFrame]) -> dict[str, str]:
     return {variant: unit for variant, unit in pairs}
 
 
+LABEL_CHARS: Final = 60
+"""The most characters of a name (a player's, a bot's) a chart's label, a finding or a table's cell shows: a
+longer one is cut (``cut_label``), the whole name kept in a table cell's ``title``. Vega lays a label out in
+time that grows faster than its length: a seat named with 100,000 characters took a 1-game report 94 s."""
+
+ELLIPSIS: Final = "\u2026"
+
+
+def cut_label(text: str) -> str:
+    """``text`` cut to ``LABEL_CHARS`` characters, the last an ellipsis, when it is longer."""
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + ELLIPSIS
+
+
+def cut_labels(names: Sequence[str]) -> dict[str, str]:
+    """Each of ``names`` (distinct names of one setting) as ``cut_label`` shows it, still distinct: a name whose
+    cut form another name shares ends with its rank among them (``…#2``), so that two players are never
+    drawn as one."""
+    by_cut: dict[str, list[str]] = {}
+    for name in dict.fromkeys(names):
+        by_cut.setdefault(cut_label(name), []).append(name)
+    cut: dict[str, str] = {}
+    for label, same in by_cut.items():
+        if len(same) == 1:
+            cut[same[0]] = label
+            continue
+        for rank, name in enumerate(sorted(same), start=1):
+            mark = f"#{rank}"
+            cut[name] = name[: LABEL_CHARS - 1 - len(mark)] + ELLIPSIS + mark
+    return cut
+
+
 def compared_players(frame: pl.DataFrame) -> pl.DataFrame:
     """``player_results`` for the settings with two or more players or bots, each bot named briefly within
     its setting (``short_player_names``: the same bot may read differently in two settings)."""
@@ -441,7 +472,10 @@ def compared_players(frame: pl.DataFrame) -> pl.DataFrame:
     several = frame.filter(pl.len().over("variant", "players") > 1)
     named = []
     for _, group in several.group_by("variant", "players", maintain_order=True):
-        names = short_player_names(group.get_column("player").to_list())
+        players = group.get_column("player").drop_nulls().to_list()
+        short = short_player_names(players)
+        names = cut_labels([short.get(player, player) for player in players])
+        names = {player: names[short.get(player, player)] for player in players}
         brief = pl.col("player").replace_strict(names, default=pl.col("player"))
         if MIRROR in group.columns:  # a bot that played itself reads so, apart from its games against others
             brief = pl.when(pl.col(MIRROR).fill_null(False)).then(brief + f" ({MIRROR})").otherwise(brief)
@@ -460,12 +494,9 @@ def with_policy_names(frame: pl.DataFrame) -> pl.DataFrame:
         labels = group.get_column(POLICY).to_list()
         parts = [part for label in labels for part in label.split(TEAM_JOIN)]  # a mixed team's bots, each named
         names = short_player_names(parts)
-        brief.update(
-            {
-                (variant, players, label): TEAM_JOIN.join(names.get(part, part) for part in label.split(TEAM_JOIN))
-                for label in labels
-            }
-        )
+        joined = {label: TEAM_JOIN.join(names.get(part, part) for part in label.split(TEAM_JOIN)) for label in labels}
+        cut = cut_labels(list(joined.values()))
+        brief.update({(variant, players, label): cut[name] for label, name in joined.items()})
     table = pl.DataFrame(
         [(*key, name) for key, name in brief.items()],
         schema={"variant": frame.schema["variant"], "players": frame.schema["players"], POLICY: pl.String,

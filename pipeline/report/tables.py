@@ -17,7 +17,7 @@ import math
 
 import polars as pl
 
-from pipeline.report.frames import GAMES, HAND_UNITS, MIRROR, fmt_points, fmt_pp
+from pipeline.report.frames import GAMES, HAND_UNITS, LABEL_CHARS, MIRROR, cut_label, fmt_points, fmt_pp
 
 HAND_UNIT = "hand_unit"
 """The column ``table`` adds beside ``unit``: what a hand's points count (``frames.HAND_UNITS``)."""
@@ -162,7 +162,10 @@ def cell(column: str, value: object) -> str:
         return f'<td class="num">{escape(_number(column, value))}</td>'
     if isinstance(value, int):
         return f'<td class="num">{value:,}</td>'
-    return f"<td>{escape(value)}</td>"
+    text = str(value)
+    if len(text) > LABEL_CHARS:  # a name of thousands of characters: cut, whole in the tooltip
+        return f'<td title="{escape(text)}">{escape(cut_label(text))}</td>'
+    return f"<td>{escape(text)}</td>"
 
 
 def _number(column: str, value: float) -> str:
