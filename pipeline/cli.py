@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import shlex
+import shutil
 import signal
 import sys
 from collections.abc import Callable
@@ -604,12 +605,15 @@ def stats(
     format: Annotated[
         str, typer.Option(metavar="table|csv|json", help="Output: table, csv or json (an array of row objects).")
     ] = "table",
+    all_columns: Annotated[
+        bool, typer.Option("--all-columns", help="In a terminal, print every column even when the table is wider.")
+    ] = False,
 ) -> None:
     """List the statistics, or compute one over a dataset."""
     from pipeline import stats as library
 
     if name is None:
-        if data or describe or per_dataset or param or columns:
+        if data or describe or per_dataset or param or columns or all_columns:
             _fail("name the statistic to compute or describe (truc stats lists them)")
         for stat in library.list_statistics():
             typer.echo(f"{stat.name}: {stat.description}")
@@ -623,7 +627,12 @@ def stats(
     names = [column.strip() for item in columns for column in item.split(",") if column.strip()]
     compute = library.compute_each if per_dataset else library.compute
     frame = compute(name, data, _pairs(param, "--param"), names)
+    left_out: list[str] = []
+    if format == "table" and not names and not all_columns and sys.stdout.isatty():
+        frame, left_out = library.fit_width(name, frame, shutil.get_terminal_size().columns)
     typer.echo(library.render(frame, format))
+    if left_out:
+        typer.echo(f"note: {library.left_out_note(left_out)}", err=True)
     if frame.is_empty():
         typer.echo(f"note: no rows: {library.why_empty(name)}", err=True)
     for note in library.pooling_notes(data, separately=per_dataset):

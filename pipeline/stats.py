@@ -90,6 +90,7 @@ class Statistic:
     parameters: tuple[Parameter, ...] = ()
     variants: tuple[str, ...] = ()  # the variants it counts, when not every one
     mirrored: tuple[str, ...] = ()  # the results a mirror row (column ``mirror`` true) leaves null
+    brief: tuple[str, ...] = ()  # the columns a table too wide for the terminal shows (``fit_width``)
 
     @property
     def sql_path(self) -> Path:
@@ -121,6 +122,7 @@ STATISTICS: dict[str, Statistic] = {
                 "mean_margin", "margin_ci_low", "margin_ci_high", "unit", "matches", "matches_won",
             ),
             mirrored=("win_rate", *_WILSON, "mean_margin", "margin_ci_low", "margin_ci_high"),
+            brief=("variant", "players", "policy", MIRROR, "games", "win_rate", *_WILSON, "mean_margin", "unit"),
         ),
         Statistic(
             "first_trick_value",
@@ -132,6 +134,7 @@ STATISTICS: dict[str, Statistic] = {
                 "p_win_lost_first", "ci_low_lost_first", "ci_high_lost_first", "value",
                 "mean_points_won_first", "mean_points_lost_first", "points_value",
             ),
+            brief=("variant", "players", "hands", "p_win_won_first", "p_win_lost_first", "value", "points_value"),
         ),
         Statistic(
             "bluff_success",
@@ -144,6 +147,10 @@ STATISTICS: dict[str, Statistic] = {
                 "folded", "success_rate", "success_ci_low", "success_ci_high",
                 "called", "called_won", "called_won_rate", "called_won_ci_low", "called_won_ci_high",
                 "net_points_per_bluff",
+            ),
+            brief=(
+                "variant", "players", "policy", "stake", "raises", "bluffs", "bluff_rate", "success_rate",
+                "called_won_rate", "net_points_per_bluff",
             ),
             parameters=(
                 Parameter(
@@ -202,6 +209,10 @@ STATISTICS: dict[str, Statistic] = {
                 *_WILSON, "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate",
             ),
             mirrored=("win_rate", *_WILSON, "mean_net_points"),
+            brief=(
+                "variant", "players", "player", MIRROR, "hands", "win_rate", *_WILSON, "mean_net_points",
+                "raises_per_hand", "fold_rate",
+            ),
         ),
         Statistic(
             "raise_rates",
@@ -269,6 +280,10 @@ STATISTICS: dict[str, Statistic] = {
                 "facing", "folds", "fold_rate", "fold_ci_low", "fold_ci_high",
                 "decided_hands", "eldest_wins", "mano_win_rate", "mano_ci_low", "mano_ci_high", "mano_edge",
                 "tricks", "tied_tricks", "tie_rate", "tie_ci_low", "tie_ci_high",
+            ),
+            brief=(
+                "variant", "players", "games", "hands", "mean_hands_per_game", "first_trick_value", "bluff_rate",
+                "bluff_success_rate", "fold_rate", "mano_edge", "tie_rate",
             ),
             parameters=(
                 Parameter(
@@ -651,6 +666,32 @@ def check_columns(statistic: Statistic, columns: Sequence[str]) -> list[str]:
     if MIRROR not in selected and any(column in statistic.mirrored for column in selected):
         selected.append(MIRROR)  # a result left null on a mirror row must say why
     return selected
+
+
+def fit_width(name: str, frame: pl.DataFrame, width: int) -> tuple[pl.DataFrame, list[str]]:
+    """``frame`` (the statistic ``name``, every column) as a table for a terminal ``width`` characters wide,
+    and the columns it leaves out: when its table is wider, only the statistic's ``brief`` columns (with
+    ``dataset`` and ``mirror`` when the frame has them), which may still be wider; unchanged when it fits or
+    the statistic declares no brief columns (``variant_comparison`` has 38 columns, about 540 characters a
+    row). A table written to a file or a pipe is not fitted: it is for reading whole."""
+    statistic = get_statistic(name)
+    if not statistic.brief or _table_width(frame) <= width:
+        return frame, []
+    kept = [column for column in ("dataset", *check_columns(statistic, statistic.brief)) if column in frame.columns]
+    return frame.select(kept), [column for column in frame.columns if column not in kept]
+
+
+def _table_width(frame: pl.DataFrame) -> int:
+    """The width of ``frame``'s table (``render``): its widest line."""
+    return max(len(line) for line in render(frame, "table").splitlines())
+
+
+def left_out_note(left_out: Sequence[str]) -> str:
+    """What a table fitted to the terminal (``fit_width``) left out, and how to see it."""
+    return (
+        f"{counted(len(left_out), 'column')} left out to fit the terminal ({', '.join(left_out)}): "
+        "--columns names the ones to show, --all-columns or --format csv|json shows every one"
+    )
 
 
 def describe(name: str) -> str:
