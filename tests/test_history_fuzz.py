@@ -27,7 +27,7 @@ import pytest
 
 from pipeline.history import HistoryError, check_files, import_files
 from pipeline.history.io import NothingToImport
-from pipeline.history.reader import NOT_TEXT
+from pipeline.printable import NOT_TEXT
 from pipeline.store import read_table
 from tests.fuzz_mutations import mutate, mutations
 
