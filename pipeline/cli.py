@@ -82,7 +82,11 @@ def _known_errors() -> tuple[type[BaseException], ...]:
 
 
 def _fail(message: str, code: int = 1) -> None:
-    typer.echo(f"error: {message}", err=True)
+    """One line on stderr: the message's characters that are not text escaped (it may quote a folder's name,
+    a dataset's value, a query), so that no escape sequence reaches the terminal."""
+    from pipeline.printable import escaped
+
+    typer.echo(f"error: {escaped(message)}", err=True)
     raise typer.Exit(code)
 
 
