@@ -160,3 +160,9 @@ def test_export_refuses_a_name_a_history_cannot_hold(hostile: Path, tmp_path: Pa
     code, stdout, err = run("export", "--data", str(hostile), "--out", "-", "--quiet")
     assert code == 1
     assert_no_raw_control(stdout + err)
+
+
+def test_an_error_quoting_a_folder_shows_it_escaped(tmp_path: Path) -> None:
+    code, out, err = run("stats", "game_results", "--data", str(tmp_path / f"missing{TITLE}"))
+    assert code == 1 and err.startswith("error: ") and "missing\\x1b]0;pwned\\x07" in err
+    assert_no_raw_control(out + err)
