@@ -53,7 +53,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args))
+    result = runner.invoke(app, list(args))
     return result.exit_code, result.stdout, result.stderr
 
 
