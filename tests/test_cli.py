@@ -392,7 +392,7 @@ def test_an_empty_statistic_keeps_stdout_clean_and_says_why_on_stderr(sim_datase
     """The envit over Catalan games: a CSV header alone on stdout (still valid CSV), the reason on stderr."""
     result = run("stats", "envit", "--data", str(sim_dataset_2p), "--format", "csv")
     assert result.exit_code == 0
-    assert result.stdout == "variant,players,measure,level,n,count,rate,ci_low,ci_high,mean\n"
+    assert result.stdout == "variant,players,policy,measure,level,n,count,rate,ci_low,ci_high,mean\n"
     assert result.stderr == "note: no rows: envit counts only valencian games, and the data holds none\n"
     rows = run("stats", "first_trick_value", "--data", str(sim_dataset_2p), "--format", "csv")
     assert rows.exit_code == 0 and rows.stderr == ""

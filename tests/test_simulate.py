@@ -179,7 +179,8 @@ def test_overwrite_keeps_a_dataset_that_holds_other_files_or_a_folder_that_only_
     simulate(spec, tmp_path / "in_parts")
     (tmp_path / "in_parts" / "hands" / "part-00009.parquet").mkdir()
     simulate(spec, tmp_path / "nested")
-    simulate(spec, tmp_path / "nested" / "inner")
+    simulate(spec, tmp_path / "inner")  # no command writes inside a dataset: a user moves it there
+    (tmp_path / "inner").rename(tmp_path / "nested" / "inner")
     (tmp_path / "ext" / "src").mkdir(parents=True)
     (tmp_path / "ext" / "manifest.json").write_text('{"manifest_version": 3}')
     (tmp_path / "ext" / "src" / "background.js").write_text("x")
