@@ -306,3 +306,15 @@ def test_a_sweep_against_itself_gives_the_grids_nash_mixture(tmp_path: Path) -> 
     content = json.loads(out)
     assert abs(sum(point["weight"] for point in content["nash"]) - 1) < 1e-6
     assert len(content["matrix"]) == 3
+
+
+def test_a_grid_point_that_is_the_opponent_says_mirror(tmp_path: Path) -> None:
+    args = ["sweep", "--players", "2", "--vary", "bluff=0.1,0.3", "--games", "40", "--workers", "1", "--quiet"]
+    code, out, err = run(*args, "--format", "json", "--out", str(tmp_path / "j"))
+    assert code == 0, err
+    mirrors = [point["mirror"] for point in json.loads(out)["points"]]
+    assert mirrors == [True, False]  # bluff=0.1 is the default threshold bot, the opponent
+    code, out, err = run(*args, "--out", str(tmp_path / "t"))
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.startswith("| 0.1 "))
+    assert row.count("mirror") == 7

@@ -325,6 +325,7 @@ class SweepResult:
             if self.population is None:
                 m = self.matches[k].analysed
                 row |= {
+                    "mirror": self.matches[k].outcome.mirror,  # the point is the opponent: 50% by construction
                     "games": self.matches[k].outcome.games,
                     "games_won": self.matches[k].outcome.a_games_won,
                     "win_rate": m.win_rate,

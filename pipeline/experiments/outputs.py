@@ -8,7 +8,7 @@ opens with the verdict in one line and goes on with what backs it.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 
@@ -142,13 +142,21 @@ def tournament_output(found: RoundRobin, format: str, out: str) -> str:
     return "\n".join(lines)
 
 
+MIRROR_RESULTS: Final = ("win_rate", "ci_low", "ci_high", "margin", "margin_ci_low", "margin_ci_high", "p_value")
+"""A grid point's results that hold by construction when the point is the opponent itself (a mirror)."""
+
+
 def _point_frame(found: SweepResult, decimals: int | None = None) -> pl.DataFrame:
-    """One row per grid point: its parameters, then its results (rounded to ``decimals`` for the eye)."""
+    """One row per grid point: its parameters, then its results. For the eye (``decimals`` given), numbers
+    are rounded and a mirror point's results read ``mirror``."""
     rows = []
     for row in found.point_rows():
         flat = {**row.pop("params"), **row}
         if decimals is not None:
             flat = {k: round(v, decimals) if isinstance(v, float) else v for k, v in flat.items()}
+            if flat.get("mirror"):
+                flat |= dict.fromkeys(MIRROR_RESULTS, "mirror")
+            flat = {k: str(v) if k in MIRROR_RESULTS else v for k, v in flat.items()}
         rows.append(flat)
     return pl.DataFrame(rows)
 
