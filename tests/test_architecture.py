@@ -100,4 +100,6 @@ def test_the_table_is_read_whole() -> None:
     """The parser above sees every row (a broken table would make the checks vacuous)."""
     rows = documented_rows()
     assert {"cards.py", "engine/game.py", "policies/", "history/", "report/", "cli.py", "stats_check.py"} <= set(rows)
-    assert rows["engine/game.py"] == {"cards", "engine"} and rows["cli.py"] is None and rows["store.py"] == {"filesystem"}
+    assert (
+        rows["engine/game.py"] == {"cards", "engine"} and rows["cli.py"] is None and rows["store.py"] == {"filesystem"}
+    )
