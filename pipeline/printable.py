@@ -15,10 +15,13 @@ import re
 from typing import Final
 
 _NONCHARACTERS: Final = r"\ufdd0-\ufdef" + "".join(rf"\U{plane:04x}fffe\U{plane:04x}ffff" for plane in range(17))
-NOT_TEXT_CLASS: Final = rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{_NONCHARACTERS}]"
+_BIDI_CONTROLS: Final = r"\u202a-\u202e\u2066-\u2069"
+NOT_TEXT_CLASS: Final = rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CONTROLS}{_NONCHARACTERS}]"
 """The characters that are not text, as a regular expression's class that Python's ``re`` and polars (Rust's
 regex) read alike: the control characters (Unicode's Cc, tab among them), the line and paragraph separators,
-and the noncharacters (U+FDD0-U+FDEF, U+FFFE and U+FFFF of every plane)."""
+the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: shown raw, they reorder
+what a terminal displays after them, so that a name can make a table or an error read other than it is), and
+the noncharacters (U+FDD0-U+FDEF, U+FFFE and U+FFFF of every plane). Right-to-left names need none of them."""
 
 NOT_TEXT: Final = re.compile(NOT_TEXT_CLASS)
 """``NOT_TEXT_CLASS`` compiled. A history holds none of them outside comments, but for a tab between words:
@@ -37,6 +40,8 @@ def not_text(text: str, *, tab: bool) -> str | None:
             kind = "a tab"
         elif char in "\u2028\u2029":
             kind = "a line or paragraph separator"
+        elif 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069:
+            kind = "a bidirectional control"
         elif code >= 0xFDD0:
             kind = "a noncharacter"
         else:

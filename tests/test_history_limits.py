@@ -54,6 +54,8 @@ NOT_TEXT = {
     "nel": "\x85",
     "tab": "\t",
     "line_separator": "\u2028",
+    "right_to_left_override": "\u202e",
+    "first_strong_isolate": "\u2068",
     "u_fffe": "\ufffe",
     "u_ffff": "\uffff",
     "u_10ffff": "\U0010ffff",

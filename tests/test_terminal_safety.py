@@ -64,6 +64,8 @@ def assert_no_raw_control(text: str) -> None:
 def test_escaped_writes_every_character_that_is_not_text_as_python_does() -> None:
     assert printable.escaped(f"a{TITLE}b\u2028\U0001ffff\tc") == "a\\x1b]0;pwned\\x07b\\u2028\\U0001ffff\\tc"
     assert printable.escaped("Anna | Pere, «ç»") == "Anna | Pere, «ç»"
+    assert printable.escaped("ab\u202ecd") == "ab\\u202ecd"  # a right-to-left override reorders what follows
+    assert printable.escaped("שלום مرحبا") == "שלום مرحبا"  # right-to-left names need no control
 
 
 @pytest.mark.parametrize(
