@@ -201,16 +201,19 @@ def build_report(
         raise store.DatasetError("no dataset given: pass at least one --data folder")
     for path in paths:
         store.check_dataset(path)
-    manifests = {str(path): store.read_manifest(path) for path in paths}
     available = {getattr(s, "name", s) for s in stats.list_statistics()}
     frames: dict[str, pl.DataFrame] = {}
-    for name in (*ALL_STATISTICS, PLAYERS, GAMES):
-        if name not in available:
-            say(f"{name}: not offered by pipeline.stats, left out")
-            continue
-        say(f"computing {name}")
-        frames[name] = stats.compute(name, paths)
-    notes = stats.pooling_notes(paths)
+    # Every section from the same datasets: one replaced (--overwrite) between two statistics is an error, not
+    # a page whose sections describe two different datasets.
+    with store.unchanged(paths):
+        manifests = {str(path): store.read_manifest(path) for path in paths}
+        for name in (*ALL_STATISTICS, PLAYERS, GAMES):
+            if name not in available:
+                say(f"{name}: not offered by pipeline.stats, left out")
+                continue
+            say(f"computing {name}")
+            frames[name] = stats.compute(name, paths)
+        notes = stats.pooling_notes(paths)
     for note in notes:
         say(f"note: {note}")
     return render_page(frames, manifests, out, overwrite=overwrite, progress=progress, title=title.strip(), notes=notes)
