@@ -114,7 +114,10 @@ def test_a_named_pipe_in_a_dataset_is_refused_not_waited_on(tmp_path: Path, smal
     [
         ("[" * 100_000, "is not valid JSON: nested 100,000 levels deep, more than 32"),
         ('["' + "[" * 100 + '", [[[]]]]', "is not a Truc Lab manifest: a JSON object was expected"),
-        ('{"kind": "simulation", "notes": "' + "x" * store.MANIFEST_BYTES + '"}', "is larger than 1,048,576 bytes"),
+        (
+            '{"kind": "simulation", "notes": "' + "x" * store.MANIFEST_BYTES + '"}',
+            f"is larger than {store.MANIFEST_BYTES:,} bytes",
+        ),
         ('{"kind": "simulation"', "is not valid JSON: Expecting ',' delimiter"),
     ],
 )
