@@ -87,8 +87,21 @@ def count(measure: str, variant: str, players: int, games: int) -> tuple[int, in
     return hands, int(refs.group(1).replace(",", ""))
 
 
+def warm_strength_tables(variant: str, players: int) -> None:
+    """Compute the variant's strength tables here first, so that both runs under callgrind read them from the
+    disk cache: run side by side on a cold cache, one run may compute them (a large count) while the other
+    reads them, and the difference of the two runs would not be the hands' cost (it came out negative)."""
+    from pipeline.strength import strength_table
+    from pipeline.variants import get_variant
+
+    config = get_variant(variant).configure({"players": str(players)})
+    for size in (1, 3):
+        strength_table(config.variant, size, config.opponents)
+
+
 def per_hand(measure: str, variant: str, players: int, games: int) -> float:
     """Instructions per hand of ``measure``: the two runs, on two cores at once, their start-up cancelled."""
+    warm_strength_tables(variant, players)
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(lambda g: count(measure, variant, players, g), (games, 2 * games)))
     (hands_1, instructions_1), (hands_2, instructions_2) = runs
