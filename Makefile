@@ -8,11 +8,17 @@ DEMO_OTHER_GAMES ?= 1000
 
 .PHONY: demo test lint typecheck pytest chromium compile bench clean crash fuzz
 
-$(STAMP): pyproject.toml
+# The build requirements of pyproject.toml (mypy, Cython, setuptools, pinned there once): make compile uses them.
+BUILD_REQUIRES = $(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"])'
+
+# The editable install is built with them (no isolated build environment to fill) and compiles nothing
+# (setup.py): make compile builds the hot path in place.
+$(STAMP): pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Truc Lab needs Python >= 3.11")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet $$($(BUILD_REQUIRES))
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[dev]'
 	@touch $(STAMP)
 
 chromium:

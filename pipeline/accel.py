@@ -3,7 +3,8 @@
 The engine, the policies, the game loop and the row builder are plain, typed Python. ``make`` compiles
 them with mypyc (``scripts/compile_fast.py``) into extension modules beside their sources, and writes
 ``pipeline/_compiled.json`` with the hash of every source compiled. It is the same code, so the same seed
-gives the same data compiled or not (``tests/test_accel.py`` checks it), about four times as fast.
+gives the same data compiled or not (``tests/test_accel.py`` checks it), about four times as fast. Building a
+wheel (``pip install .``) compiles the same modules into it and ships the stamp (``setup.py``).
 
 An extension module would shadow its ``.py`` even after the source has changed, so this module, imported
 first by ``pipeline/__init__.py``, checks the hashes: when a source no longer matches what was compiled
@@ -28,6 +29,9 @@ from types import ModuleType
 
 PACKAGE = Path(__file__).resolve().parent
 STAMP = PACKAGE / "_compiled.json"
+CHECKOUT = (PACKAGE.parent / "pyproject.toml").is_file()
+"""Whether this is a source tree (or its editable install), where ``make compile`` compiles in place and says so,
+rather than a package ``pip install .`` built (``setup.py`` compiles the wheel, out of the user's sight)."""
 SHARED_LIBRARY = "pipeline._compiled"
 """The mypyc group name: its runtime is the extension module ``pipeline._compiled__mypyc``."""
 
@@ -82,7 +86,7 @@ def _pure_reason() -> str | None:
         return "TRUC_PURE is set"
     stamp = _stamp()
     if stamp is None:
-        return "not compiled (make compile)"
+        return "not compiled (make compile)" if CHECKOUT else "not compiled: built without a working C compiler"
     if stamp != source_hashes():
         return "compiled modules are older than their sources (make compile)"
     return None
@@ -131,3 +135,13 @@ def status() -> str:
     if not compiled():
         return f"pure Python ({_REASON or 'not compiled'})"
     return "compiled (mypyc, Cython)" if native(NATIVE_MODULES[0]) is not None else "compiled (mypyc)"
+
+
+def notice() -> str | None:
+    """The line ``truc`` writes on stderr before a command when an installed package runs in pure Python: pip
+    hides the build's output, so nothing else would tell. None when compiled, when ``TRUC_PURE`` asked for pure
+    Python, and in a checkout (``make compile`` says why it could not compile; a stale build is an edit in
+    progress)."""
+    if compiled() or CHECKOUT or os.environ.get("TRUC_PURE", "") not in ("", "0"):
+        return None
+    return f"truc: the engine runs in pure Python, about four times slower ({_REASON or 'not compiled'})"

@@ -153,6 +153,10 @@ def main_options(
     ] = False,
 ) -> None:
     """Truc Lab: simulate, import, measure and report games of the Truc family."""
+    from pipeline import accel
+
+    if (line := accel.notice()) is not None:
+        typer.echo(line, err=True)
 
 
 def _pairs(values: list[str], what: str) -> dict[str, str]:

@@ -36,7 +36,16 @@ from pipeline.names import counted, did_you_mean
 from pipeline.printable import FORMULA_STARTS, NOT_TEXT_CLASS, escaped, json_escaped, spreadsheet_cell
 from pipeline.variants import VARIANTS
 
-SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+
+def _sql_dir() -> Path:
+    """The folder of the SQL files: ``pipeline/sql`` in an installed package (``setup.py`` ships the checkout's
+    top-level ``sql/`` there), else the checkout's ``sql/`` (a source tree, an editable install)."""
+    package = Path(__file__).resolve().parent
+    shipped = package / "sql"
+    return shipped if shipped.is_dir() else package.parent / "sql"
+
+
+SQL_DIR = _sql_dir()
 STAGING = "staging"
 FORMATS = ("table", "csv", "json")
 

@@ -11,7 +11,9 @@ from its ``.py`` until the next compile (see ``pipeline/accel.py``). Nothing is 
 matches the sources. Without a C compiler or the Python headers it says so and leaves Truc Lab in pure
 Python (the same results, slower); a compile error stops it with a non-zero exit.
 
-``make test``, ``make demo`` and ``make bench`` run it first.
+``make test``, ``make demo`` and ``make bench`` run it first. ``setup.py`` builds the same extensions into a
+wheel (``pip install .``) with ``extensions`` and ``write_stamp`` below; an editable install (``pip install -e``,
+what ``make`` does) compiles nothing, so this script alone builds in place.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import sys
 import sysconfig
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ["TRUC_PURE"] = "1"  # this process reads the sources only, whatever is compiled beside them
@@ -54,7 +57,7 @@ def missing_toolchain() -> str | None:
             __import__(module)
         except ImportError:
             return f"no {module} (pip install {package}; the dev extras have it)"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]  # setuptools reads CC too
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler})"
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
@@ -74,24 +77,39 @@ def up_to_date(hashes: dict[str, str]) -> bool:
     return bool(stamp.get("sources") == hashes and wanted <= present)
 
 
-def compile_modules(hashes: dict[str, str]) -> None:
+def extensions(target_dir: str) -> list[Any]:
+    """The extension modules of the hot path: ``COMPILED_MODULES`` through mypyc (its C written under
+    ``target_dir``), ``NATIVE_MODULES`` through Cython. Paths are relative to the checkout, the current folder.
+    ``make compile`` builds them in place, ``setup.py`` into a wheel."""
     from Cython.Build import cythonize
     from mypyc.build import mypycify
-    from setuptools import Distribution, Extension
+    from setuptools import Extension
+
+    paths = [str(accel.source_of(m).relative_to(ROOT)) for m in accel.COMPILED_MODULES]
+    built: list[Any] = mypycify(paths, group_name=accel.SHARED_LIBRARY, target_dir=target_dir, opt_level="3")
+    native = [Extension(m, [str(accel.source_of(m).relative_to(ROOT))]) for m in accel.NATIVE_MODULES]
+    cython_dir = f"{target_dir}-cython"
+    built += cythonize(native, build_dir=cython_dir, quiet=True, compiler_directives={"language_level": 3})
+    return built
+
+
+def write_stamp(path: Path, hashes: dict[str, str]) -> None:
+    """The stamp ``pipeline/accel.py`` checks: the hash of every source compiled."""
+    stamp = {"compiler": "mypyc, Cython", "python": sys.version.split()[0], "sources": hashes}
+    path.write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", "utf-8")
+
+
+def compile_modules(hashes: dict[str, str]) -> None:
+    from setuptools import Distribution
 
     clean()
-    paths = [str(accel.source_of(m).relative_to(ROOT)) for m in accel.COMPILED_MODULES]
     os.chdir(ROOT)
-    extensions = mypycify(paths, group_name=accel.SHARED_LIBRARY, target_dir="build/mypyc", opt_level="3")
-    native = [Extension(m, [str(accel.source_of(m).relative_to(ROOT))]) for m in accel.NATIVE_MODULES]
-    extensions += cythonize(native, build_dir="build/cython", quiet=True, compiler_directives={"language_level": 3})
     # A bare Distribution: the extensions only, without reading pyproject.toml's packaging metadata.
-    dist = Distribution({"name": "truc-lab-compiled", "ext_modules": extensions})
+    dist = Distribution({"name": "truc-lab-compiled", "ext_modules": extensions("build/mypyc")})
     dist.script_args = ["-q", "build_ext", "--inplace", "--build-temp", "build/mypyc-temp"]
     dist.parse_command_line()
     dist.run_commands()
-    stamp = {"compiler": "mypyc, Cython", "python": sys.version.split()[0], "sources": hashes}
-    accel.STAMP.write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", "utf-8")
+    write_stamp(accel.STAMP, hashes)
 
 
 def main() -> int:

@@ -81,3 +81,27 @@ def test_pure_python_loads_every_hot_module_from_source() -> None:
         [sys.executable, "-c", code], env={**os.environ, "TRUC_PURE": "1"}, check=True, capture_output=True, text=True
     ).stdout
     assert out.strip() == "True pure Python (TRUC_PURE is set)"
+
+
+def test_only_an_installed_package_in_pure_python_says_so_on_stderr(monkeypatch) -> None:
+    """pip hides the wheel's build: an installed package that runs in pure Python without being asked to says
+    so before each command (tests/test_install.py runs it). A checkout stays silent: ``make compile`` says why it
+    could not compile, and a build older than its sources is an edit in progress."""
+    monkeypatch.delenv("TRUC_PURE", raising=False)
+    monkeypatch.setattr(accel, "compiled", lambda: False)
+    monkeypatch.setattr(accel, "_REASON", "not compiled: built without a working C compiler")
+    monkeypatch.setattr(accel, "CHECKOUT", False)
+    assert accel.notice() == (
+        "truc: the engine runs in pure Python, about four times slower (not compiled: built without a working C"
+        " compiler)"
+    )
+    monkeypatch.setenv("TRUC_PURE", "1")
+    assert accel.notice() is None
+    monkeypatch.delenv("TRUC_PURE")
+    monkeypatch.setattr(accel, "CHECKOUT", True)
+    assert accel.notice() is None
+    monkeypatch.setattr(accel, "CHECKOUT", False)
+    monkeypatch.setattr(accel, "compiled", lambda: True)
+    assert accel.notice() is None
+    monkeypatch.undo()
+    assert accel.CHECKOUT and accel.notice() is None  # the suite runs in a checkout: silent, compiled or not
