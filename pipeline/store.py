@@ -692,37 +692,74 @@ def check_dataset(root: Path) -> None:
 
 
 def _check_whole(root: Path) -> None:
+    """The parts on disk are those the manifest lists (``PARTS``), each of the size it lists, and each
+    table's listed rows add up to the manifest's count: a stat per part, no file opened. A part damaged
+    in place keeps its size: ``truc verify`` reads every part against its checksum, and a read that fails
+    names the part (``read_error``)."""
     manifest = read_manifest(root)
+    listed = listed_parts(root, manifest)
     rows_tag = manifest.get("rows")
     counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
     for name in TABLES:
         parts = table_files(root, name)
         if not parts:
             raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
-        rows = sum(_check_part(part, name) for part in parts)
+        entries = {relative: entry for relative, entry in listed.items() if relative.startswith(f"{name}/")}
+        rows = sum(entry["rows"] for entry in entries.values())
+        for part in parts:
+            entry = entries.pop(f"{name}/{part.name}", None)
+            if entry is None:
+                raise DatasetError(
+                    f"{part} is not listed in {root / 'manifest.json'}: a file was added after the dataset "
+                    "was written; remove it"
+                )
+            size = part.stat().st_size
+            if size != entry["bytes"]:
+                raise DatasetError(
+                    f"{part} has changed since the dataset was written ({size:,} bytes where its manifest "
+                    f"lists {entry['bytes']:,}): simulate or import it again"
+                )
+        if entries:
+            raise DatasetError(
+                f"{root / next(iter(entries))} is listed in {root / 'manifest.json'} but missing: a file was "
+                "removed after the dataset was written"
+            )
         if isinstance(counted.get(name), int) and rows != counted[name]:
             raise DatasetError(
-                f"{root / name} holds {rows:,} rows where its manifest counts {counted[name]:,}: a file was "
-                "added, removed or replaced after the dataset was written"
+                f"{root / name}: its manifest lists parts of {rows:,} rows where it counts {counted[name]:,}; "
+                "the manifest was edited"
             )
 
 
-_PARTS_CHECKED: dict[tuple[str, str, int, int], int] = {}
-"""The files ``_check_part`` passed, with their size and time of change, and their rows: a report checks
-every dataset once per statistic, and a file that has not changed need not be read again."""
+def listed_parts(root: Path, manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The manifest's ``PARTS``, each entry checked for its form. Raises ``DatasetError`` for a manifest
+    written before it existed (saying what to do) and for one that lists a part wrongly."""
+    parts = manifest.get(PARTS)
+    if parts is None:
+        raise DatasetError(
+            f"{root} was written by an older Truc Lab: its manifest does not list its parts; run "
+            f"`truc upgrade --data {root}` (it checks every part and lists it)"
+        )
+    if not isinstance(parts, dict):
+        raise DatasetError(f"{root / 'manifest.json'}: its {PARTS} is not an object of parts")
+    for relative, entry in parts.items():
+        table, _, name = relative.partition("/")
+        well_formed = (
+            table in TABLES
+            and PART_NAME.fullmatch(name) is not None
+            and isinstance(entry, dict)
+            and all(type(entry.get(key)) is int and entry[key] >= 0 for key in ("rows", "bytes"))
+            and isinstance(entry.get(CHECKSUM), str)
+        )
+        if not well_formed:
+            raise DatasetError(f"{root / 'manifest.json'} lists the part {relative!r} wrongly")
+    return parts
 
 
 def _check_part(part: Path, table: str) -> int:
     """The rows of a Parquet file of ``table``. Refuses one that lacks a column of the schema, or that holds
     a null in a column of ``NOT_NULL``. The null counts come from the file's footer, or from the column
     itself where its writer kept no statistics."""
-    try:
-        status = part.stat()
-    except OSError as exc:
-        raise not_parquet(part, exc) from exc
-    key = (str(part.resolve()), table, status.st_size, status.st_mtime_ns)
-    if key in _PARTS_CHECKED:
-        return _PARTS_CHECKED[key]
     try:
         meta = pq.ParquetFile(part).metadata
         columns = meta.schema.names
@@ -749,7 +786,6 @@ def _check_part(part: Path, table: str) -> int:
             f"{part} has null values in the column(s) {', '.join(nulls)}, which Truc Lab always fills "
             "(docs/data.md): it was not written by truc simulate or truc import"
         )
-    _PARTS_CHECKED[key] = meta.num_rows
     return meta.num_rows
 
 

@@ -55,7 +55,7 @@ from pipeline.history import (
 from pipeline.history import io as history_io
 from pipeline.policies import parse_policy
 from pipeline.simulate import SimulationSpec, play_game, simulate
-from pipeline.store import TABLES, DatasetError, read_table
+from pipeline.store import TABLES, DatasetError, read_manifest, read_table, write_manifest
 from pipeline.variants import get_variant
 
 DATA = Path(__file__).parent / "data"
@@ -638,6 +638,7 @@ def _tamper(root: Path, name: str, column: str, row: int, value: object) -> None
     pq.write_table(
         table.set_column(index, table.schema.field(index), pa.array(values, table.schema.field(index).type)), part
     )
+    write_manifest(root, read_manifest(root))  # the part rewritten, listed again
 
 
 @pytest.mark.parametrize(

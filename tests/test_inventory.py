@@ -71,10 +71,11 @@ def test_a_folder_that_is_not_a_dataset_is_a_dataset_error(tmp_path: Path) -> No
 def test_a_hand_edited_manifest_is_a_dataset_error_or_shows_what_it_can(tmp_path: Path) -> None:
     import_files(VALID[:1], tmp_path / "cafe")
     manifest = tmp_path / "cafe" / "manifest.json"
+    parts = json.loads(manifest.read_text("utf-8"))["parts"]  # kept: every reader needs the list of parts
     manifest.write_text("[]", "utf-8")
     with pytest.raises(DatasetError, match=r"manifest.json is not a Truc Lab manifest: a JSON object was expected"):
         describe_datasets([tmp_path / "cafe"])
-    manifest.write_text(json.dumps({"kind": "simulation", "seed": "abc", "created": 5}), "utf-8")
+    manifest.write_text(json.dumps({"kind": "simulation", "seed": "abc", "created": 5, "parts": parts}), "utf-8")
     row = describe_datasets([tmp_path / "cafe"]).row(0, named=True)
     assert (row["kind"], row["seed"], row["created"]) == ("simulation", None, "5")
 
@@ -83,10 +84,12 @@ def test_a_hand_edited_seed_beyond_64_bits_shows_as_null(tmp_path: Path) -> None
     """The seed column is 64-bit: a seed no run can have (edited by hand) shows as null, as a seed that is not a
     number does, rather than stopping the listing."""
     import_files(VALID[:1], tmp_path / "cafe")
+    manifest = tmp_path / "cafe" / "manifest.json"
+    parts = json.loads(manifest.read_text("utf-8"))["parts"]  # kept: every reader needs the list of parts
     for seed in (2**63, -(2**63) - 1, 2**70):
-        (tmp_path / "cafe" / "manifest.json").write_text(json.dumps({"kind": "simulation", "seed": seed}), "utf-8")
+        manifest.write_text(json.dumps({"kind": "simulation", "seed": seed, "parts": parts}), "utf-8")
         assert describe_datasets([tmp_path / "cafe"])["seed"].to_list() == [None]
-    (tmp_path / "cafe" / "manifest.json").write_text(json.dumps({"kind": "simulation", "seed": 2**63 - 1}), "utf-8")
+    manifest.write_text(json.dumps({"kind": "simulation", "seed": 2**63 - 1, "parts": parts}), "utf-8")
     assert describe_datasets([tmp_path / "cafe"])["seed"].to_list() == [2**63 - 1]
 
 

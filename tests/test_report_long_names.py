@@ -33,6 +33,7 @@ def rename(data: Path, players: tuple[str, ...], policies: tuple[str, ...]) -> N
             index = table.schema.get_field_index(column)
             table = table.set_column(index, column, pa.array([values[seat] for seat in seats], pa.string()))
         pq.write_table(table, part)
+    store.write_manifest(data, store.read_manifest(data))  # the parts rewritten, listed again
 
 
 @pytest.fixture(scope="module")

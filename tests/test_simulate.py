@@ -17,7 +17,7 @@ from pipeline import store
 from pipeline.playing import play_game
 from pipeline.policies import PolicyError, parse_policy
 from pipeline.simulate import SimulationError, SimulationSpec, game_seed, simulate
-from pipeline.store import TABLES, DatasetError, check_dataset
+from pipeline.store import TABLES, DatasetError, check_dataset, read_manifest, write_manifest
 from pipeline.variants import get_variant
 
 
@@ -392,46 +392,61 @@ def test_a_folder_of_runs_stands_for_each_run(tmp_path: Path) -> None:
 
 def test_a_null_where_truc_lab_always_writes_a_value_is_refused(tmp_path: Path) -> None:
     """The SQL reads games.sides as the number of sides and hands.void as "nobody scored", with no fallback
-    for null: a hand-made dataset with a null there is refused, naming the file and the column, whether
-    the file's footer counts its nulls or not."""
+    for null: a part with a null there is never listed in a manifest. The writer checks every part as it
+    lists it (``store.write_manifest``), naming the file and the column, whether the file's footer counts
+    its nulls or not."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from pipeline.stats import compute
-
     simulate(SimulationSpec("catalan", 2, 3, {"players": "2"}), tmp_path / "d")
-    check_dataset(tmp_path / "d")
+    manifest = read_manifest(tmp_path / "d")
     games = next((tmp_path / "d" / "games").glob("*.parquet"))
     table = pq.read_table(games)
     sides = pa.array([None] * table.num_rows, type=pa.int8())
     pq.write_table(table.set_column(table.schema.get_field_index("sides"), "sides", sides), games)
     with pytest.raises(DatasetError, match=rf"{games.name} has null values in the column\(s\) sides, which Truc Lab"):
-        compute("mano_advantage", tmp_path / "d")
+        write_manifest(tmp_path / "d", manifest)
     pq.write_table(table, games)
     hands = sorted((tmp_path / "d" / "hands").glob("*.parquet"))[-1]
     table = pq.read_table(hands)
     void = pa.array([None, *table.column("void").to_pylist()[1:]], type=pa.bool_())
     pq.write_table(table.set_column(table.schema.get_field_index("void"), "void", void), hands, write_statistics=False)
     with pytest.raises(DatasetError, match=rf"{hands.name} has null values in the column\(s\) void,"):
-        check_dataset(tmp_path / "d")
+        write_manifest(tmp_path / "d", manifest)
     pq.write_table(table, hands)
+    write_manifest(tmp_path / "d", manifest)
     check_dataset(tmp_path / "d")
 
 
-def test_a_table_whose_files_disagree_with_the_manifest_s_rows_is_refused(tmp_path: Path) -> None:
-    """A part copied in from another run (its game ids join another run's hands), or one lost, is seen
-    before any statistic pools it: the manifest counts each table's rows as they were written."""
+def test_a_part_added_lost_or_changed_after_writing_is_refused_by_name(tmp_path: Path) -> None:
+    """A part copied in from another run (its game ids join another run's hands), one lost, or one
+    rewritten, is seen before any statistic pools it: the manifest lists every part with its size, which
+    each reader compares with the files (a stat each, no file opened)."""
     import shutil
 
     from pipeline.stats import compute
 
-    simulate(SimulationSpec("catalan", 4, 1, {"players": "2"}), tmp_path / "d")
+    simulate(SimulationSpec("catalan", 300, 1, {"players": "2"}), tmp_path / "d")
     simulate(SimulationSpec("valencian", 3, 2, {"players": "2"}), tmp_path / "other")
-    stray = tmp_path / "d" / "games" / "part-00001.parquet"
+    stray = tmp_path / "d" / "games" / "part-00002.parquet"
     shutil.copy(next((tmp_path / "other" / "games").glob("*.parquet")), stray)
-    with pytest.raises(DatasetError, match=r"games holds 7 rows where its manifest counts 4: a file was added"):
+    with pytest.raises(DatasetError, match=rf"^{stray} is not listed in .*manifest.json: a file was added"):
         compute("mano_advantage", tmp_path / "d")
     stray.unlink()
+    check_dataset(tmp_path / "d")
+    lost = tmp_path / "d" / "hands" / "part-00001.parquet"
+    lost.rename(tmp_path / "aside.parquet")
+    with pytest.raises(DatasetError, match=rf"^{lost} is listed in .*manifest.json but missing: a file was removed"):
+        compute("mano_advantage", tmp_path / "d")
+    (tmp_path / "aside.parquet").rename(lost)
+    part = tmp_path / "d" / "games" / "part-00000.parquet"
+    original = part.read_bytes()
+    part.write_bytes(original + b"\0")
+    with pytest.raises(
+        DatasetError, match=rf"^{part} has changed since the dataset was written \({len(original) + 1:,} "
+    ):
+        compute("mano_advantage", tmp_path / "d")
+    part.write_bytes(original)
     check_dataset(tmp_path / "d")
 
 
@@ -448,10 +463,12 @@ def test_a_null_in_any_row_group_is_refused(tmp_path: Path) -> None:
     pq.write_table(table.set_column(table.schema.get_field_index("sides"), "sides", sides), games, row_group_size=1)
     assert pq.ParquetFile(games).metadata.num_row_groups == 3
     with pytest.raises(DatasetError, match=rf"{games.name} has null values in the column\(s\) sides,"):
-        check_dataset(tmp_path / "d")
+        write_manifest(tmp_path / "d", read_manifest(tmp_path / "d"))
 
 
-def test_a_dataset_missing_columns_or_with_a_corrupt_file_is_named(tmp_path: Path) -> None:
+def test_a_part_missing_columns_or_corrupt_is_named(tmp_path: Path) -> None:
+    """A part without a column of the schema is never listed (the writer names the column); one rewritten
+    afterwards is refused by every reader, by name."""
     import pyarrow.parquet as pq
 
     from pipeline.stats import compute
@@ -460,10 +477,14 @@ def test_a_dataset_missing_columns_or_with_a_corrupt_file_is_named(tmp_path: Pat
     part = next((tmp_path / "d" / "events").glob("*.parquet"))
     pq.write_table(pq.read_table(part).drop_columns(["to_play"]), part)
     with pytest.raises(DatasetError, match=r"lacks the column\(s\) to_play: it was written by an older Truc Lab"):
+        write_manifest(tmp_path / "d", read_manifest(tmp_path / "d"))
+    with pytest.raises(DatasetError, match=rf"^{part} has changed since the dataset was written"):
         compute("tie_frequency", tmp_path / "d")
     part.write_bytes(b"not parquet")
-    with pytest.raises(DatasetError, match="is not a readable Parquet file"):
+    with pytest.raises(DatasetError, match=rf"^{part} has changed since the dataset was written"):
         compute("tie_frequency", tmp_path / "d")
+    with pytest.raises(DatasetError, match="is not a readable Parquet file"):
+        write_manifest(tmp_path / "d", read_manifest(tmp_path / "d"))
 
 
 def test_a_seat_s_cards_are_written_without_a_dictionary_and_read_back_the_same(tmp_path: Path) -> None:

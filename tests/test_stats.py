@@ -890,15 +890,15 @@ def test_missing_or_incomplete_dataset(tmp_path: Path) -> None:
 def test_unreadable_parquet_is_a_dataset_error(tmp_path: Path) -> None:
     data = mano_dataset(tmp_path / "data")
     (data / "hands" / "part-00000.parquet").write_bytes(b"not parquet")
-    with pytest.raises(store.DatasetError, match=r"hands/part-00000.parquet is not a readable Parquet file"):
+    with pytest.raises(store.DatasetError, match=r"hands/part-00000.parquet has changed since the dataset was written"):
         stats.compute("mano_advantage", data)
 
 
 def test_a_broken_later_part_is_named_by_the_folder_check(tmp_path: Path) -> None:
-    """The folder check reads the footer of every part: a later part that is not Parquet is named."""
+    """The folder check compares the parts with its manifest's list: a later part added is named."""
     data = mano_dataset(tmp_path / "data")
     (data / "hands" / "part-00001.parquet").write_bytes(b"not parquet either")
-    with pytest.raises(store.DatasetError, match=r"hands/part-00001.parquet is not a readable Parquet file"):
+    with pytest.raises(store.DatasetError, match=r"hands/part-00001.parquet is not listed in .*manifest.json"):
         stats.compute("mano_advantage", data)
 
 

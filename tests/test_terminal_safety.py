@@ -41,6 +41,7 @@ def rename_seats(data: Path, names: tuple[str, ...]) -> None:
         players = pa.array([names[seat] for seat in seats], pa.string())
         table = table.set_column(table.schema.get_field_index("player"), "player", players)
         pq.write_table(table, part)
+    store.write_manifest(data, store.read_manifest(data))  # the parts rewritten, listed again
 
 
 @pytest.fixture(scope="module")

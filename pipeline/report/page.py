@@ -498,13 +498,19 @@ def _findings(findings: Mapping[str, list[str]]) -> str:
 
 
 def _manifests(manifests: Mapping[str, Mapping[str, Any]]) -> str:
+    """Each manifest as written, less its list of parts (``store.PARTS``: a line per file, for ``truc
+    verify``, not for a reader of the page)."""
     if not manifests:
         return "<p>No manifest was given.</p>"
     return "\n".join(
         f"<details><summary>{escape(label)}</summary>"
-        f"<pre>{escape(json.dumps(manifest, indent=2, sort_keys=True, default=str))}</pre></details>"
+        f"<pre>{escape(json.dumps(_without_parts(manifest), indent=2, sort_keys=True, default=str))}</pre></details>"
         for label, manifest in manifests.items()
     )
+
+
+def _without_parts(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in manifest.items() if key != store.PARTS}
 
 
 def _json_for_script(value: object) -> str:
