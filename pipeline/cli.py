@@ -584,6 +584,27 @@ def datasets(
     typer.echo(render(describe_datasets(data), format))
 
 
+@command(short_help="Read every part of datasets against their manifests.")
+@clean_errors
+def verify(
+    data: Annotated[
+        list[Path], typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable; required.")
+    ] = [],  # noqa: B006
+) -> None:
+    """Read every part of each dataset in full against its manifest (its checksum, its rows), which the other
+    commands trust without reading: a line per dataset, ok or which part is damaged and how; exit 1 on damage."""
+    from pipeline.printable import escaped
+    from pipeline.store import verify_datasets
+
+    if not data:
+        _fail("--data is required: the datasets to verify")
+    results = verify_datasets(data)
+    for folder, damage in results:
+        typer.echo(escaped(f"{folder}: {'; '.join(damage) if damage else 'ok'}"))
+    if any(damage for _, damage in results):
+        raise typer.Exit(1)
+
+
 @command(short_help="List the statistics, or compute one.")
 @clean_errors
 def stats(

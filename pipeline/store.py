@@ -697,38 +697,105 @@ def _check_whole(root: Path) -> None:
     in place keeps its size: ``truc verify`` reads every part against its checksum, and a read that fails
     names the part (``read_error``)."""
     manifest = read_manifest(root)
-    listed = listed_parts(root, manifest)
+    problem = next(_listing_problems(root, manifest, listed_parts(root, manifest)), None)
+    if problem is not None:
+        raise DatasetError(problem[1])
+
+
+def _listing_problems(
+    root: Path, manifest: dict[str, Any], listed: dict[str, dict[str, Any]]
+) -> Iterator[tuple[str | None, str]]:
+    """What disagrees between the parts on disk and the manifest's list: each problem with the listed part
+    it concerns (its relative path; None for one on disk only, or a table's whole) and a line saying it."""
     rows_tag = manifest.get("rows")
     counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
     for name in TABLES:
         parts = table_files(root, name)
         if not parts:
-            raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
+            yield None, f"{root} is incomplete: no Parquet files in {root / name}"
+            continue
         entries = {relative: entry for relative, entry in listed.items() if relative.startswith(f"{name}/")}
         rows = sum(entry["rows"] for entry in entries.values())
         for part in parts:
-            entry = entries.pop(f"{name}/{part.name}", None)
+            relative = f"{name}/{part.name}"
+            entry = entries.pop(relative, None)
             if entry is None:
-                raise DatasetError(
-                    f"{part} is not listed in {root / 'manifest.json'}: a file was added after the dataset "
-                    "was written; remove it"
+                yield (
+                    None,
+                    (
+                        f"{part} is not listed in {root / 'manifest.json'}: a file was added after the dataset "
+                        "was written; remove it"
+                    ),
                 )
+                continue
             size = part.stat().st_size
             if size != entry["bytes"]:
-                raise DatasetError(
-                    f"{part} has changed since the dataset was written ({size:,} bytes where its manifest "
-                    f"lists {entry['bytes']:,}): simulate or import it again"
+                yield (
+                    relative,
+                    (
+                        f"{part} has changed since the dataset was written ({size:,} bytes where its manifest "
+                        f"lists {entry['bytes']:,}): simulate or import it again"
+                    ),
                 )
-        if entries:
-            raise DatasetError(
-                f"{root / next(iter(entries))} is listed in {root / 'manifest.json'} but missing: a file was "
-                "removed after the dataset was written"
+        for relative in entries:
+            yield (
+                relative,
+                (
+                    f"{root / relative} is listed in {root / 'manifest.json'} but missing: a file was removed "
+                    "after the dataset was written"
+                ),
             )
         if isinstance(counted.get(name), int) and rows != counted[name]:
-            raise DatasetError(
-                f"{root / name}: its manifest lists parts of {rows:,} rows where it counts {counted[name]:,}; "
-                "the manifest was edited"
+            yield (
+                None,
+                (
+                    f"{root / name}: its manifest lists parts of {rows:,} rows where it counts {counted[name]:,}; "
+                    "the manifest was edited"
+                ),
             )
+
+
+def verify_dataset(root: Path) -> list[str]:
+    """What is damaged in the dataset ``root`` (``truc verify``), a line per damaged part naming it and
+    saying how; empty when the parts on disk are those its manifest lists and each is whole: its bytes
+    hash to the listed checksum, and it reads in full to the listed rows. Every part is read: this is the
+    check that readers leave out (``check_dataset``). Raises ``DatasetError`` for a folder that is not a
+    dataset, or whose manifest lists no parts (``listed_parts`` says what to do)."""
+    root = Path(root)
+    _recover(root)
+    if not root.is_dir():
+        raise DatasetError(f"{root} does not exist or is not a folder")
+    with unchanged([root]):
+        manifest = read_manifest(root)
+        listed = listed_parts(root, manifest)
+        problems = list(_listing_problems(root, manifest, listed))
+        seen = {relative for relative, _ in problems}
+        lines = [line for _, line in problems]
+        for relative, entry in listed.items():
+            if relative not in seen:
+                damage = _part_damage(root / relative, entry)
+                if damage is not None:
+                    lines.append(damage)
+    return lines
+
+
+def _part_damage(part: Path, entry: dict[str, Any]) -> str | None:
+    """How the part ``part`` differs from its manifest ``entry``, or None when it does not."""
+    digest, _ = file_checksum(part)
+    if digest != entry[CHECKSUM]:
+        return f"{part} is damaged: its bytes are not those written ({CHECKSUM} {digest}, listed {entry[CHECKSUM]})"
+    try:
+        rows = sum(batch.num_rows for batch in pq.ParquetFile(part).iter_batches())
+    except (OSError, pa.ArrowException) as exc:
+        return str(not_parquet(part, exc))
+    if rows != entry["rows"]:
+        return f"{part} holds {rows:,} rows where its manifest lists {entry['rows']:,}"
+    return None
+
+
+def verify_datasets(paths: Sequence[Path]) -> list[tuple[Path, list[str]]]:
+    """Each dataset that ``paths`` names (``expand_datasets``) with what is damaged in it (``verify_dataset``)."""
+    return [(folder, verify_dataset(folder)) for folder in expand_datasets(paths)]
 
 
 def listed_parts(root: Path, manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:

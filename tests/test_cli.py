@@ -29,6 +29,7 @@ COMMANDS = [
     "check",
     "export",
     "datasets",
+    "verify",
     "stats",
     "sql",
     "report",

@@ -52,3 +52,58 @@ def test_every_writer_lists_every_part_with_rows_size_and_checksum(tmp_path: Pat
     assert len(matches) >= 2
     for match in matches:
         _assert_parts_listed(match)
+
+
+def test_verify_names_a_part_flipped_truncated_added_or_lost(tmp_path: Path) -> None:
+    """Each damage gets the part's name and how, on the dataset's line; an intact dataset says ok."""
+    import shutil
+
+    assert _run("simulate", "--games", "300", "--players", "2", "--quiet", "--out", str(tmp_path / "d")).exit_code == 0
+    data = tmp_path / "d"
+    shutil.copytree(data, tmp_path / "intact")
+    result = _run("verify", "--data", str(data), "--data", str(tmp_path / "intact"))
+    assert (result.exit_code, result.output) == (0, f"{data}: ok\n{tmp_path / 'intact'}: ok\n")
+
+    flipped = data / "hands" / "part-00001.parquet"
+    content = bytearray(flipped.read_bytes())
+    content[len(content) // 2] ^= 0xFF  # the same size: the readers' check passes it
+    flipped.write_bytes(bytes(content))
+    store.check_dataset(data)
+    result = _run("verify", "--data", str(data), "--data", str(tmp_path / "intact"))
+    assert result.exit_code == 1
+    first, second = result.output.splitlines()
+    assert first.startswith(f"{data}: {flipped} is damaged: its bytes are not those written (blake2b ")
+    assert second == f"{tmp_path / 'intact'}: ok"
+
+    truncated = data / "events" / "part-00000.parquet"
+    size = truncated.stat().st_size
+    with truncated.open("r+b") as stream:
+        stream.truncate(size - 10)
+    extra = data / "games" / "part-00002.parquet"
+    shutil.copy(data / "games" / "part-00000.parquet", extra)
+    lost = data / "seats" / "part-00001.parquet"
+    lost.unlink()
+    result = _run("verify", "--data", str(data))
+    assert result.exit_code == 1
+    assert result.output == (
+        f"{data}: {extra} is not listed in {data / 'manifest.json'}: a file was added after the dataset was "
+        f"written; remove it; {lost} is listed in {data / 'manifest.json'} but missing: a file was removed after "
+        f"the dataset was written; {truncated} has changed since the dataset was written ({size - 10:,} bytes "
+        f"where its manifest lists {size:,}): simulate or import it again; {flipped} is damaged: its bytes are "
+        f"not those written (blake2b {store.file_checksum(flipped)[0]}, listed "
+        f"{json.loads((data / 'manifest.json').read_text())['parts']['hands/part-00001.parquet']['blake2b']})\n"
+    )
+
+
+def test_verify_reads_the_rows_of_a_part_its_checksum_passes(tmp_path: Path) -> None:
+    """A manifest that lists the wrong rows for a part (hand-edited) is found by reading the part."""
+    assert _run("simulate", "--games", "5", "--players", "2", "--quiet", "--out", str(tmp_path / "d")).exit_code == 0
+    manifest = store.read_manifest(tmp_path / "d")
+    manifest["parts"]["events/part-00000.parquet"]["rows"] += 1
+    (tmp_path / "d" / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert store.verify_dataset(tmp_path / "d") == [
+        f"{tmp_path / 'd' / 'events'}: its manifest lists parts of {manifest['rows']['events'] + 1:,} rows where "
+        f"it counts {manifest['rows']['events']:,}; the manifest was edited",
+        f"{tmp_path / 'd' / 'events' / 'part-00000.parquet'} holds {manifest['rows']['events']:,} rows where its "
+        f"manifest lists {manifest['rows']['events'] + 1:,}",
+    ]
