@@ -1,6 +1,7 @@
 """``pip install .`` as a user runs it (setup.py): the wheel built from the checkout holds the SQL and the
 compiled hot path, installs into a fresh virtual environment, and simulate, stats and report run from there, away
-from the checkout; a wheel built without a C compiler runs in pure Python, gives the same numbers, and says so.
+from the checkout; a wheel built without a C compiler (or with one that fails) runs in pure Python, gives the same
+numbers, and says so.
 
 The wheel is built without build isolation (the current environment has the build requirements of
 pyproject.toml: make installs them), and the fresh environment reads the runtime dependencies from the current
@@ -77,16 +78,19 @@ def fresh_environment(folder: Path, wheel: Path) -> Path:
 @pytest.fixture(scope="module")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The installed ``bin`` folder of a wheel built as usual (``compiled``) and of one built with no C compiler
-    (``pure``)."""
+    (``pure``); the wheels, and one built with a compiler that fails (``failed_wheel``). Built in that order from
+    one folder: the compiled build last, as its extensions, up to date, would be reused by the others."""
     folder = tmp_path_factory.mktemp("install")
     source = checkout_copy(folder / "checkout")
-    compiled = build_wheel(source, folder / "wheel")
     pure = build_wheel(source, folder / "pure-wheel", CC=NO_COMPILER)
+    failed = build_wheel(source, folder / "failed-wheel", CC="false")
+    compiled = build_wheel(source, folder / "wheel")
     return {
         "compiled": fresh_environment(folder / "venv", compiled),
         "pure": fresh_environment(folder / "pure-venv", pure),
         "compiled_wheel": compiled,
         "pure_wheel": pure,
+        "failed_wheel": failed,
     }
 
 
@@ -103,9 +107,10 @@ def test_the_wheel_ships_the_sql_the_sources_and_the_stamp(wheels: dict[str, Pat
     assert {"pipeline/_fast_trut.pyx", "pipeline/engine/game.py", "pipeline/_compiled.json"} <= names
     if compile_fast.missing_toolchain() is None:
         assert any(name.startswith("pipeline/engine/game.") and name.endswith(".so") for name in names)
-    pure = set(zipfile.ZipFile(wheels["pure_wheel"]).namelist())
-    assert "pipeline/_compiled.json" not in pure and not any(name.endswith(".so") for name in pure)
-    assert {f"pipeline/sql/{name}" for name in sql} <= pure
+    for kind in ("pure_wheel", "failed_wheel"):  # no compiler, or one that fails: pure Python, and no stamp
+        pure = set(zipfile.ZipFile(wheels[kind]).namelist())
+        assert "pipeline/_compiled.json" not in pure and not any(name.endswith(".so") for name in pure), kind
+        assert {f"pipeline/sql/{name}" for name in sql} <= pure
 
 
 def test_an_installed_wheel_simulates_measures_and_reports_away_from_the_checkout(
