@@ -575,7 +575,11 @@ def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     ``manifest`` too). Written once every part is: each part is checked (``_check_part``: every column, no
     null where Truc Lab always fills one) and hashed here, once, so that no reader has to."""
     manifest[PARTS] = list_parts(root)
-    (root / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", "utf-8")
+    (root / "manifest.json").write_text(_manifest_text(manifest), "utf-8")
+
+
+def _manifest_text(manifest: dict[str, Any]) -> str:
+    return json.dumps(manifest, indent=2, sort_keys=True) + "\n"
 
 
 def list_parts(root: Path) -> dict[str, dict[str, Any]]:
@@ -785,17 +789,96 @@ def _part_damage(part: Path, entry: dict[str, Any]) -> str | None:
     if digest != entry[CHECKSUM]:
         return f"{part} is damaged: its bytes are not those written ({CHECKSUM} {digest}, listed {entry[CHECKSUM]})"
     try:
-        rows = sum(batch.num_rows for batch in pq.ParquetFile(part).iter_batches())
-    except (OSError, pa.ArrowException) as exc:
-        return str(not_parquet(part, exc))
+        rows = _rows_read(part)
+    except DatasetError as exc:
+        return str(exc)
     if rows != entry["rows"]:
         return f"{part} holds {rows:,} rows where its manifest lists {entry['rows']:,}"
     return None
 
 
+def _rows_read(part: Path) -> int:
+    """The rows of the Parquet file ``part``, every page read (a footer may be sound where a page is not)."""
+    try:
+        return sum(batch.num_rows for batch in pq.ParquetFile(part).iter_batches())
+    except (OSError, pa.ArrowException) as exc:
+        raise not_parquet(part, exc) from exc
+
+
 def verify_datasets(paths: Sequence[Path]) -> list[tuple[Path, list[str]]]:
     """Each dataset that ``paths`` names (``expand_datasets``) with what is damaged in it (``verify_dataset``)."""
     return [(folder, verify_dataset(folder)) for folder in expand_datasets(paths)]
+
+
+def upgrade_dataset(root: Path) -> bool:
+    """Write the list of parts (``PARTS``) into the manifest of the dataset ``root``, written by a Truc Lab
+    from before the list (``truc upgrade``), once every part is read in full: each a sound part of its table
+    (``_check_part``: every column, no null where Truc Lab always fills one), each page readable, and each
+    table's rows those its manifest counts. The new manifest is written beside the old one and renamed over
+    it (``_replace_manifest``): a kill leaves one or the other. Returns False, writing nothing, for a dataset
+    that already lists its parts. Raises ``DatasetError`` naming a damaged part; nothing is written then."""
+    root = Path(root)
+    _recover(root)
+    if not root.is_dir():
+        raise DatasetError(f"{root} does not exist or is not a folder")
+    with unchanged([root]):
+        manifest = read_manifest(root)
+        if PARTS in manifest:
+            return False
+        rows_tag = manifest.get("rows")
+        counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
+        parts: dict[str, dict[str, Any]] = {}
+        for name in TABLES:
+            files = table_files(root, name)
+            if not files:
+                raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
+            for part in files:
+                entry = part_entry(part, name)
+                rows = _rows_read(part)
+                if rows != entry["rows"]:
+                    raise DatasetError(f"{part} holds {rows:,} rows where its footer counts {entry['rows']:,}")
+                parts[f"{name}/{part.name}"] = entry
+            rows = sum(parts[f"{name}/{part.name}"]["rows"] for part in files)
+            if isinstance(counted.get(name), int) and rows != counted[name]:
+                raise DatasetError(
+                    f"{root / name} holds {rows:,} rows where its manifest counts {counted[name]:,}: a file was "
+                    "added, removed or replaced after the dataset was written"
+                )
+        _replace_manifest(root, {**manifest, PARTS: parts})
+    return True
+
+
+def upgrade_datasets(paths: Sequence[Path]) -> list[tuple[Path, bool]]:
+    """Each dataset that ``paths`` names (``expand_datasets``), upgraded (``upgrade_dataset``), with whether
+    its manifest was rewritten."""
+    return [(folder, upgrade_dataset(folder)) for folder in expand_datasets(paths)]
+
+
+def _replace_manifest(root: Path, manifest: dict[str, Any]) -> None:
+    """Write ``manifest`` to a hidden file in ``root``, flushed to the disk, then rename it over
+    ``manifest.json``, both through the folder held open: a folder put at ``root`` meanwhile (another
+    command's ``--overwrite``) is not written into."""
+    data = _manifest_text(manifest).encode("utf-8")
+    temp = f".manifest.json.upgrade-{os.getpid()}"
+    try:
+        folder = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise cannot_write(root / "manifest.json", exc) from exc
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666, dir_fd=folder)
+        try:
+            with os.fdopen(fd, "wb", closefd=False) as stream:
+                stream.write(data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, "manifest.json", src_dir_fd=folder, dst_dir_fd=folder)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=folder)
+        raise cannot_write(root / "manifest.json", exc) from exc
+    finally:
+        os.close(folder)
 
 
 def listed_parts(root: Path, manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:

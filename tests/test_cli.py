@@ -30,6 +30,7 @@ COMMANDS = [
     "export",
     "datasets",
     "verify",
+    "upgrade",
     "stats",
     "sql",
     "report",

@@ -107,3 +107,72 @@ def test_verify_reads_the_rows_of_a_part_its_checksum_passes(tmp_path: Path) -> 
         f"{tmp_path / 'd' / 'events' / 'part-00000.parquet'} holds {manifest['rows']['events']:,} rows where its "
         f"manifest lists {manifest['rows']['events'] + 1:,}",
     ]
+
+
+def _as_written_before_the_list(folder: Path) -> bytes:
+    """Take the list of parts out of ``folder``'s manifest, as a Truc Lab from before it wrote it; return the
+    manifest as it was."""
+    text = (folder / "manifest.json").read_bytes()
+    manifest = json.loads(text)
+    del manifest[store.PARTS]
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", "utf-8")
+    return text
+
+
+def test_an_older_dataset_is_refused_in_one_line_until_upgraded(tmp_path: Path) -> None:
+    data = tmp_path / "d"
+    assert _run("simulate", "--games", "300", "--players", "2", "--quiet", "--out", str(data)).exit_code == 0
+    written = _as_written_before_the_list(data)
+    for command in (["stats", "mano_advantage"], ["verify"]):
+        result = _run(*command, "--data", str(data))
+        assert (result.exit_code, result.output) == (
+            1,
+            f"error: {data} was written by an older Truc Lab: its manifest does not list its parts; run "
+            f"`truc upgrade --data {data}` (it checks every part and lists it)\n",
+        )
+    result = _run("upgrade", "--data", str(data))
+    assert (result.exit_code, result.output) == (0, f"{data}: parts listed\n")
+    assert (data / "manifest.json").read_bytes() == written  # the list simulate wrote, found again
+    assert sorted(path.name for path in data.iterdir()) == ["events", "games", "hands", "manifest.json", "seats"]
+    assert _run("verify", "--data", str(data)).output == f"{data}: ok\n"
+    assert _run("stats", "mano_advantage", "--data", str(data)).exit_code == 0
+    result = _run("upgrade", "--data", str(data))
+    assert (result.exit_code, result.output) == (0, f"{data}: lists its parts already\n")
+    assert (data / "manifest.json").read_bytes() == written
+
+
+def test_an_older_dataset_with_a_damaged_part_is_not_upgraded(tmp_path: Path) -> None:
+    """A page broken past a sound footer, a part that lacks a column, a part replaced by another: each is
+    named, and the manifest left as it was."""
+    import shutil
+
+    data = tmp_path / "d"
+    assert _run("simulate", "--games", "300", "--players", "2", "--quiet", "--out", str(data)).exit_code == 0
+    _as_written_before_the_list(data)
+    before = (data / "manifest.json").read_bytes()
+    part = data / "hands" / "part-00000.parquet"
+    original = part.read_bytes()
+    content = bytearray(original)
+    content[4:200] = bytes(196)  # the first column's pages, after the magic bytes
+    part.write_bytes(bytes(content))
+    result = _run("upgrade", "--data", str(data))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: {part} is not a readable Parquet file: ")
+    assert (data / "manifest.json").read_bytes() == before
+    part.write_bytes(original)
+    events = data / "events" / "part-00001.parquet"
+    pq.write_table(pq.read_table(events).drop_columns(["to_play"]), events)
+    result = _run("upgrade", "--data", str(data))
+    assert result.exit_code == 1 and f"error: {events} lacks the column(s) to_play" in result.output
+    shutil.copy(data / "events" / "part-00000.parquet", events)
+    result = _run("upgrade", "--data", str(data))
+    held = sum(pq.ParquetFile(part).metadata.num_rows for part in (data / "events").iterdir())
+    counted = json.loads(before)["rows"]["events"]
+    assert held != counted
+    assert (result.exit_code, result.output) == (
+        1,
+        f"error: {data / 'events'} holds {held:,} rows where its manifest counts {counted:,}: a file was added, "
+        "removed or replaced after the dataset was written\n",
+    )
+    assert (data / "manifest.json").read_bytes() == before
+    assert sorted(path.name for path in data.iterdir()) == ["events", "games", "hands", "manifest.json", "seats"]
