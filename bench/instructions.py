@@ -78,7 +78,9 @@ def count(measure: str, variant: str, players: int, games: int) -> tuple[int, in
             "--out",
             folder,
         ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}  # string hashes (and so dict probes) the same every run
+        # String hashes (and so dict probes) the same every run; no bytecode written, so that of the two runs side
+        # by side neither compiles a module to .pyc for the other to read (a fresh checkout has none yet).
+        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
         done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     hands = int(re.search(r"^HANDS (\d+)$", done.stdout, re.MULTILINE).group(1))  # type: ignore[union-attr]
     refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
