@@ -436,8 +436,7 @@ def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> lis
     ``separately``: each folder on its own (``compute_each``), each warning naming its folder."""
     if separately:
         return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in pooled_options(folder)]
-    with staged(store.dataset_folders(data)) as con:
-        rows = con.execute(POOLED_OPTIONS_SQL).fetchall()
+    rows = option_sets(store.dataset_folders(data))
     by_setting: dict[tuple[str, int], dict[str, int]] = {}
     within_one: set[tuple[str, int]] = set()  # settings that one dataset holds under several options
     sets_in: dict[tuple[str, int, str], set[str]] = {}
@@ -580,7 +579,8 @@ RUN_IDENTITY: Final = ("kind", "variant", "options", "players", "seed", "games",
 def _run_identity(manifest: dict[str, Any]) -> dict[str, Any]:
     if manifest.get("kind") == store.SIMULATION:
         return {key: manifest.get(key) for key in RUN_IDENTITY}
-    return manifest  # an import: the same sources at the same moment (``created``), and every other field
+    # an import: the same sources at the same moment (``created``), and every other field but its list of parts
+    return {key: value for key, value in manifest.items() if key != store.PARTS}
 
 
 def _join_words(words: Sequence[str]) -> str:
@@ -593,8 +593,7 @@ def options_between_player_counts(data: Path | Sequence[Path]) -> list[str]:
     players): set side by side, as every statistic and the comparison set its player counts, they differ
     by the options as well. A player count that pools several sets of options is left to
     ``pooled_options``."""
-    with staged(store.dataset_folders(data)) as con:
-        rows = con.execute(POOLED_OPTIONS_SQL).fetchall()
+    rows = option_sets(store.dataset_folders(data))
     sets: dict[str, dict[int, set[str]]] = {}
     for variant, players, options, _dataset, _games in rows:
         sets.setdefault(variant, {}).setdefault(players, set()).add(options or "")
@@ -634,6 +633,45 @@ from stg_games
 group by all
 order by variant, players, options, dataset
 """
+
+
+def option_sets(folders: Sequence[Path]) -> list[tuple[str, int, str, str, int]]:
+    """The games of ``folders`` counted by variant, players, options and dataset (``POOLED_OPTIONS_SQL``, in
+    its order). A simulation's come from its manifest (``_simulation_options``), which the readers trust as
+    they trust its list of parts: a run plays every game under one configuration, and its manifest records
+    it with the games' count; the games of the other datasets (an import may mix variants) are read."""
+    rows = []
+    read = []
+    for folder in folders:
+        row = _simulation_options(folder)
+        if row is None:
+            read.append(folder)
+        else:
+            rows.append(row)
+    if read:
+        with staged(read) as con:
+            rows.extend(con.execute(POOLED_OPTIONS_SQL).fetchall())
+    return sorted(rows, key=lambda row: row[:4])
+
+
+def _simulation_options(folder: Path) -> tuple[str, int, str, str, int] | None:
+    """The one row of ``option_sets`` of the simulation ``folder``, from its manifest: its variant, players,
+    options (``Config.options_text``, as its games were written) and games. None for any other dataset, and
+    for a manifest whose options are not every option of its variant, each canonical (written before an
+    option existed, or edited): its games are read instead."""
+    manifest = store.read_manifest(folder)
+    variant, players, options, games = (manifest.get(key) for key in ("variant", "players", "options", "games"))
+    if manifest.get("kind") != store.SIMULATION or not isinstance(variant, str) or not isinstance(options, dict):
+        return None
+    if type(players) is not int or type(games) is not int or games < 1:
+        return None
+    try:
+        config = VARIANTS[variant].configure({str(key): str(value) for key, value in options.items()})
+    except (KeyError, ValueError):
+        return None
+    if dict(config.options) != options or config.players != players:
+        return None
+    return variant, players, config.options_text(), str(folder), games
 
 
 def _option_differences(mixes: Sequence[tuple[str | None, int]]) -> list[tuple[str, int]]:

@@ -176,3 +176,31 @@ def test_an_older_dataset_with_a_damaged_part_is_not_upgraded(tmp_path: Path) ->
     )
     assert (data / "manifest.json").read_bytes() == before
     assert sorted(path.name for path in data.iterdir()) == ["events", "games", "hands", "manifest.json", "seats"]
+
+
+def test_the_option_sets_of_simulations_come_from_their_manifests_as_their_games_say(tmp_path: Path) -> None:
+    """``stats.option_sets`` reads a simulation's manifest rather than its games: the same rows as the query
+    over the games (``POOLED_OPTIONS_SQL``) for runs of several variants, options, a rubber and an import; a
+    manifest whose options are not canonical is not trusted (its games are read)."""
+    from pipeline import stats
+    from pipeline.history.io import import_files
+    from pipeline.simulate import SimulationSpec, simulate
+
+    specs = {
+        "catalan": SimulationSpec("catalan", 7, 1, {"players": "2"}),
+        "trut": SimulationSpec("trut", 5, 2, {"players": "6"}),
+        "first": SimulationSpec("trut", 4, 3, {"players": "2", "tie_lead": "first"}),
+        "french": SimulationSpec("french", 3, 4, {"players": "2", "rubber": "on"}),
+    }
+    folders = [simulate(spec, tmp_path / name).out.resolve() for name, spec in specs.items()]
+    import_files(sorted(VALID.glob("*.truc"))[:3], tmp_path / "cafe")
+    folders.append((tmp_path / "cafe").resolve())
+    with stats.staged(folders) as con:
+        queried = con.execute(stats.POOLED_OPTIONS_SQL).fetchall()
+    assert stats.option_sets(folders) == queried
+    assert stats._simulation_options(folders[0]) is not None and stats._simulation_options(folders[-1]) is None
+    manifest = store.read_manifest(folders[0])
+    manifest["options"] = {**manifest["options"], "players": "two"}
+    (folders[0] / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert stats._simulation_options(folders[0]) is None
+    assert stats.option_sets(folders) == queried
