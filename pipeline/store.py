@@ -759,16 +759,23 @@ def _listing_problems(
             )
 
 
+def _existing_folder(root: Path) -> Path:
+    """``root`` as a path, once an interrupted replacement of it is put back (``_recover``); ``DatasetError``
+    when it is not a folder."""
+    root = Path(root)
+    _recover(root)
+    if not root.is_dir():
+        raise DatasetError(f"{root} does not exist or is not a folder")
+    return root
+
+
 def verify_dataset(root: Path) -> list[str]:
     """What is damaged in the dataset ``root`` (``truc verify``), a line per damaged part naming it and
     saying how; empty when the parts on disk are those its manifest lists and each is whole: its bytes
     hash to the listed checksum, and it reads in full to the listed rows. Every part is read: this is the
     check that readers leave out (``check_dataset``). Raises ``DatasetError`` for a folder that is not a
     dataset, or whose manifest lists no parts (``listed_parts`` says what to do)."""
-    root = Path(root)
-    _recover(root)
-    if not root.is_dir():
-        raise DatasetError(f"{root} does not exist or is not a folder")
+    root = _existing_folder(root)
     with unchanged([root]):
         manifest = read_manifest(root)
         listed = listed_parts(root, manifest)
@@ -817,10 +824,7 @@ def upgrade_dataset(root: Path) -> bool:
     table's rows those its manifest counts. The new manifest is written beside the old one and renamed over
     it (``_replace_manifest``): a kill leaves one or the other. Returns False, writing nothing, for a dataset
     that already lists its parts. Raises ``DatasetError`` naming a damaged part; nothing is written then."""
-    root = Path(root)
-    _recover(root)
-    if not root.is_dir():
-        raise DatasetError(f"{root} does not exist or is not a folder")
+    root = _existing_folder(root)
     with unchanged([root]):
         manifest = read_manifest(root)
         if PARTS in manifest:
