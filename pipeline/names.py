@@ -50,3 +50,14 @@ def counted(n: int, thing: str) -> str:
     """``n`` things, in English: ``1 file``, ``2 files``, ``1,000 games``, ``2 matches``."""
     plural = "es" if thing.endswith(("ch", "sh", "s", "x")) else "s"
     return f"{n:,} {thing}{plural * (n != 1)}"
+
+
+def bounds_text(low: float | None, high: float | None) -> str | None:
+    """A numeric range in words: ``between 0 and 1``, ``at least 1``, ``at most 9``; None when unbounded."""
+    if low is not None and high is not None:
+        return f"between {low:g} and {high:g}"
+    if low is not None:
+        return f"at least {low:g}"
+    if high is not None:
+        return f"at most {high:g}"
+    return None

@@ -32,7 +32,7 @@ import duckdb
 import polars as pl
 
 from pipeline import store
-from pipeline.names import counted, did_you_mean
+from pipeline.names import bounds_text, counted, did_you_mean
 from pipeline.printable import FORMULA_STARTS, NOT_TEXT_CLASS, escaped, json_escaped, spreadsheet_cell
 from pipeline.variants import VARIANTS
 
@@ -67,13 +67,8 @@ class Parameter:
 
     def expected(self) -> str:
         """What a valid value looks like, for error messages and listings."""
-        if self.minimum is not None and self.maximum is not None:
-            return f"a number between {self.minimum:g} and {self.maximum:g}"
-        if self.minimum is not None:
-            return f"a number >= {self.minimum:g}"
-        if self.maximum is not None:
-            return f"a number <= {self.maximum:g}"
-        return "a number"
+        bounds = bounds_text(self.minimum, self.maximum)
+        return "a number" if bounds is None else f"a number {bounds}"
 
     def parse(self, text: str) -> float:
         """The value of ``text``, or ``ValueError`` saying what was expected."""

@@ -68,12 +68,18 @@ def fresh(variant: str, players: int, seed: int, options_seed: int) -> Game:
     return new_game(VARIANTS[variant].configure(options), seed)
 
 
+A_MOMENT = {
+    "setting": st.sampled_from(SETTINGS),
+    "seed": st.integers(min_value=0, max_value=2**63 - 1),
+    "moment": st.integers(min_value=0, max_value=120),
+    "options_seed": st.integers(min_value=0, max_value=1000),
+}
+"""A game of any setting and options, stopped at a random moment: what every property below draws."""
+
+
 @settings(max_examples=60, deadline=None)
 @given(
-    setting=st.sampled_from(SETTINGS),
-    seed=st.integers(min_value=0, max_value=2**63 - 1),
-    moment=st.integers(min_value=0, max_value=120),
-    options_seed=st.integers(min_value=0, max_value=1000),
+    **A_MOMENT,
 )
 def test_a_clone_plays_on_as_its_original_and_never_touches_it(setting, seed, moment, options_seed) -> None:
     variant, players = setting
@@ -163,10 +169,7 @@ def moment_to_decide(
 
 @settings(max_examples=80, deadline=None)
 @given(
-    setting=st.sampled_from(SETTINGS),
-    seed=st.integers(min_value=0, max_value=2**63 - 1),
-    moment=st.integers(min_value=0, max_value=120),
-    options_seed=st.integers(min_value=0, max_value=1000),
+    **A_MOMENT,
     draw=st.integers(min_value=0, max_value=2**32),
 )
 def test_a_determinised_clone_keeps_what_its_seat_saw_and_deals_the_rest_anew(
@@ -194,10 +197,7 @@ def test_a_determinised_clone_keeps_what_its_seat_saw_and_deals_the_rest_anew(
 
 @settings(max_examples=60, deadline=None)
 @given(
-    setting=st.sampled_from(SETTINGS),
-    seed=st.integers(min_value=0, max_value=2**63 - 1),
-    moment=st.integers(min_value=0, max_value=120),
-    options_seed=st.integers(min_value=0, max_value=1000),
+    **A_MOMENT,
 )
 def test_determinising_reads_nothing_the_seat_has_not_seen(setting, seed, moment, options_seed) -> None:
     """Two games that ``seat`` sees alike but whose hidden cards differ give the same determinised game for

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.names import did_you_mean
+from pipeline.names import bounds_text, did_you_mean
 
 NUMBER = "number"
 INTEGER = "int"
@@ -100,13 +100,7 @@ class Param:
     def range_text(self) -> str:
         """The values allowed, in words: ``between 0 and 1``, ``at least 1``, ``one of highest, lowest``."""
         if self.kind in (NUMBER, INTEGER):
-            if self.low is not None and self.high is not None:
-                return f"between {self.low:g} and {self.high:g}"
-            if self.low is not None:
-                return f"at least {self.low:g}"
-            if self.high is not None:
-                return f"at most {self.high:g}"
-            return "finite"
+            return bounds_text(self.low, self.high) or "finite"
         if self.kind == NAME:
             return f"one of {', '.join(self.choices)}"
         if self.kind == PATH:
