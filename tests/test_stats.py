@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from pipeline import stats, store
-from pipeline.stats_check import full_row, write_synthetic, write_synthetic_variants
 from pipeline.variants import get_variant
+from tests.stats_check import full_row, write_synthetic, write_synthetic_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(stats.STATISTICS)

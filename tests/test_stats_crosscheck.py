@@ -1,4 +1,4 @@
-"""Every statistic's SQL (``pipeline.stats``) against its polars twin (``pipeline.stats_check``).
+"""Every statistic's SQL (``pipeline.stats``) against its polars twin (``tests/stats_check.py``).
 
 Run on ``synthetic_dataset``, random hands shaped like the simulator's output (made by
 ``stats_check.write_synthetic``: raises, answers, folds, ties, void hands, unknown strengths),
@@ -20,10 +20,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from pipeline import stats, stats_check
+from pipeline import stats
 from pipeline.history.io import import_files
-from pipeline.stats_check import write_synthetic, write_synthetic_variants
 from pipeline.variants import VARIANTS
+from tests import stats_check
+from tests.stats_check import write_synthetic, write_synthetic_variants
 
 DATASETS = [
     "synthetic_dataset",

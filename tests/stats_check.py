@@ -6,7 +6,7 @@ the ``sql/*.sql`` headers and ``docs/statistics.md``; where the SQL uses an ASOF
 raise, the raise an answer faces) this module walks each hand's events in order with window
 expressions instead, so that the two agree only if both follow the definition.
 
-Nothing outside the tests should import this module.
+It lives in ``tests/``, so the package does not ship it.
 """
 
 from __future__ import annotations
