@@ -835,11 +835,30 @@ def _markdown_cell(text: str) -> str:
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:
-    """Create the staging views and macros of ``sql/staging.sql`` over ``folders`` on ``con``."""
+    """Create the staging views and macros of ``sql/staging.sql`` over ``folders`` on ``con``: first its
+    sources, a view ``src_TABLE`` per table that reads each folder's parts with the folder as the constant
+    ``dataset`` (``_source_view``), then the file itself."""
     for table in store.TABLES:
-        files = [source for folder in folders for source in store.table_sources(folder, table)]
-        con.execute(f"set variable {table}_files = $files", {"files": files})
+        con.execute(_source_view(con, table, folders))
     con.execute(_read_sql(STAGING))
+
+
+def _source_view(con: duckdb.DuckDBPyConnection, table: str, folders: Sequence[Path]) -> str:
+    """The view ``src_TABLE``: for each of ``folders``, its parts of ``table`` (``store.table_sources``, held
+    in the variable ``TABLE_files_K``) read whole, with the folder's path as the literal ``dataset``; one
+    ``union all`` over the folders. The dataset is known before a row is read, so no join has to parse a
+    file's name for it."""
+    selects = []
+    for number, folder in enumerate(folders):
+        variable = f"{table}_files_{number}"
+        con.execute(f"set variable {variable} = $files", {"files": store.table_sources(folder, table)})
+        selects.append(f"select {_literal(str(folder))} as dataset, * from read_parquet(getvariable('{variable}'))")
+    return f"create or replace view src_{table} as\n" + "\nunion all\n".join(selects)
+
+
+def _literal(text: str) -> str:
+    """``text`` as a SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _read_sql(name: str) -> str:

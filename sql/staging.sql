@@ -7,15 +7,17 @@
 --   stg_events  one row per recorded action (dataset, game_id, hand_no, seq)
 --
 -- The views only name and type the Parquet columns (docs/data.md says what each means), with one
--- addition: `dataset`, the folder the row was read from. game_id is unique only within one dataset,
--- so every join between tables must include `dataset` when several folders are read together.
+-- addition: `dataset`, the folder the row was read from, a constant of each dataset's read (nothing is
+-- parsed from a file's name). game_id is unique only within one dataset, so every join between tables
+-- must include `dataset` when several folders are read together.
 -- Integer columns are widened to bigint: arithmetic on them cannot overflow, and every integer a
 -- statistic returns is a 64-bit integer (polars Int64).
 --
--- Parameters (DuckDB variables, set by the caller before the views are read)
---   games_files, hands_files, seats_files, events_files
---       list of Parquet globs of that table, one per dataset folder, e.g.
---       ['runs/a/hands/*.parquet', 'runs/b/hands/*.parquet'] (no default: required).
+-- Sources (views the caller, stats.create_staging, makes before this file runs)
+--   src_games, src_hands, src_seats, src_events
+--       every Parquet column of that table, as written, with `dataset` first: for each dataset folder,
+--       its parts (those its manifest lists) read with read_parquet and the folder's path as a
+--       constant, the datasets joined by `union all`.
 --
 -- Sides: 2 (two teams, or two players), or 3 in 3-player Trut (each player alone, team = seat). A side's
 -- points in a hand are
@@ -84,7 +86,7 @@
 
 create or replace view stg_games as
 select
-    parse_dirpath(parse_dirpath(filename)) as dataset,
+    dataset,
     game_id::bigint as game_id,
     variant::varchar as variant,
     players::bigint as players,
@@ -103,11 +105,11 @@ select
     match_no::bigint as match_no,
     match_winner_team::bigint as match_winner_team,
     tags::varchar as tags
-from read_parquet(getvariable('games_files'), filename = true);
+from src_games;
 
 create or replace view stg_hands as
 select
-    parse_dirpath(parse_dirpath(filename)) as dataset,
+    dataset,
     game_id::bigint as game_id,
     hand_no::bigint as hand_no,
     dealer::bigint as dealer,
@@ -150,11 +152,11 @@ select
     envit_ended_by::varchar as envit_ended_by,
     cames_after_team0::bigint as cames_after_team0,
     cames_after_team1::bigint as cames_after_team1
-from read_parquet(getvariable('hands_files'), filename = true);
+from src_hands;
 
 create or replace view stg_seats as
 select
-    parse_dirpath(parse_dirpath(filename)) as dataset,
+    dataset,
     game_id::bigint as game_id,
     hand_no::bigint as hand_no,
     seat::bigint as seat,
@@ -166,11 +168,11 @@ select
     signal::varchar as signal,
     envit_value::bigint as envit_value,
     player::varchar as player
-from read_parquet(getvariable('seats_files'), filename = true);
+from src_seats;
 
 create or replace view stg_events as
 select
-    parse_dirpath(parse_dirpath(filename)) as dataset,
+    dataset,
     game_id::bigint as game_id,
     hand_no::bigint as hand_no,
     seq::bigint as seq,
@@ -185,7 +187,7 @@ select
     stake_before::bigint as stake_before,
     stake_after::bigint as stake_after,
     to_play::bigint as to_play
-from read_parquet(getvariable('events_files'), filename = true);
+from src_events;
 
 create or replace macro wilson_low(k, n) as
     case
