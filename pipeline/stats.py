@@ -7,8 +7,8 @@ parameters; ``sql/staging.sql`` defines the typed views it reads (``stg_games``,
 answer paired with the raise it faces, and each answered raise's outcome), ``int_seat_policies`` and
 ``int_side_policies`` (each seat's and each side's policy label in a game), and the ``seat_policy`` (a
 seat's policy label), ``wilson_low``/``wilson_high``, ``side_points`` and ``others_points`` macros (three
-sides in 3-player Trut). This module holds the registry (name, description, parameters, output columns,
-row keys, the results a mirror row leaves null) and ``compute``, which checks the dataset folders, opens an
+sides in 3-player Trut). The statistics are declared in ``pipeline.statistics`` (their registry, whose
+names this module re-exports); this module holds ``compute``, which checks the dataset folders, opens an
 in-memory DuckDB connection, creates the views over the folders' Parquet files and runs one statistic.
 ``docs/statistics.md`` describes every statistic for readers.
 
@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -32,291 +30,22 @@ import duckdb
 import polars as pl
 
 from pipeline import store
-from pipeline.names import bounds_text, counted, did_you_mean
+from pipeline.names import counted, did_you_mean
 from pipeline.printable import FORMULA_STARTS, NOT_TEXT_CLASS, escaped, json_escaped, spreadsheet_cell
+from pipeline.statistics import MIRROR as MIRROR
+from pipeline.statistics import MIRRORED_COLUMNS as MIRRORED_COLUMNS
+from pipeline.statistics import SQL_DIR as SQL_DIR
+from pipeline.statistics import STATISTICS as STATISTICS
+from pipeline.statistics import Parameter as Parameter
+from pipeline.statistics import Statistic as Statistic
+from pipeline.statistics import StatsError as StatsError
+from pipeline.statistics import get_statistic as get_statistic
+from pipeline.statistics import list_statistics as list_statistics
+from pipeline.statistics import read_sql as _read_sql
 from pipeline.variants import VARIANTS
 
-
-def _sql_dir() -> Path:
-    """The folder of the SQL files: ``pipeline/sql`` in an installed package (``setup.py`` ships the checkout's
-    top-level ``sql/`` there), else the checkout's ``sql/`` (a source tree, an editable install)."""
-    package = Path(__file__).resolve().parent
-    shipped = package / "sql"
-    return shipped if shipped.is_dir() else package.parent / "sql"
-
-
-SQL_DIR = _sql_dir()
 STAGING = "staging"
 FORMATS = ("table", "csv", "json")
-
-
-class StatsError(Exception):
-    """An unknown statistic or parameter, or a parameter value of the wrong kind."""
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """A named parameter of a statistic, passed to its SQL as ``$name``."""
-
-    name: str
-    type: type[float]
-    default: float
-    help: str
-    minimum: float | None = None
-    maximum: float | None = None
-
-    def expected(self) -> str:
-        """What a valid value looks like, for error messages and listings."""
-        bounds = bounds_text(self.minimum, self.maximum)
-        return "a number" if bounds is None else f"a number {bounds}"
-
-    def parse(self, text: str) -> float:
-        """The value of ``text``, or ``ValueError`` saying what was expected."""
-        try:
-            value = self.type(text.strip())
-        except ValueError:
-            raise ValueError(self.expected()) from None
-        if not math.isfinite(value):
-            raise ValueError(self.expected())
-        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
-            raise ValueError(self.expected())
-        return value
-
-
-@dataclass(frozen=True)
-class Statistic:
-    """One statistic: its SQL file ``sql/NAME.sql`` and what it returns."""
-
-    name: str
-    description: str
-    keys: tuple[str, ...]  # the grain, in sort order
-    columns: tuple[str, ...]  # every output column, in order
-    parameters: tuple[Parameter, ...] = ()
-    variants: tuple[str, ...] = ()  # the variants it counts, when not every one
-    mirrored: tuple[str, ...] = ()  # the results a mirror row (column ``mirror`` true) leaves null
-    brief: tuple[str, ...] = ()  # the columns a table too wide for the terminal shows (``fit_width``)
-
-    @property
-    def sql_path(self) -> Path:
-        return SQL_DIR / f"{self.name}.sql"
-
-    def sql(self) -> str:
-        return _read_sql(self.name)
-
-    def defaults(self) -> dict[str, float]:
-        return {p.name: p.default for p in self.parameters}
-
-
-_WILSON = ("ci_low", "ci_high")
-MIRROR = "mirror"
-"""The column that marks a row whose policy played itself (the same bot on several sides of the same games or
-hands): its results hold by construction, so the statistic leaves them null and ``render``'s table reads
-"mirror" in those cells."""
-
-STATISTICS: dict[str, Statistic] = {
-    s.name: s
-    for s in (
-        Statistic(
-            "game_results",
-            "How each policy fares over whole games: games won with its interval, the mean final margin, "
-            "French matches; a policy that played itself is marked mirror.",
-            keys=("variant", "players", "policy", MIRROR),
-            columns=(
-                "variant", "players", "policy", MIRROR, "games", "games_won", "win_rate", *_WILSON,
-                "mean_margin", "margin_ci_low", "margin_ci_high", "unit", "matches", "matches_won",
-            ),
-            mirrored=("win_rate", *_WILSON, "mean_margin", "margin_ci_low", "margin_ci_high"),
-            brief=("variant", "players", "policy", MIRROR, "games", "win_rate", *_WILSON, "mean_margin", "unit"),
-        ),
-        Statistic(
-            "first_trick_value",
-            "How much winning trick 1 is worth: win rate and mean points of the team that won it vs lost it.",
-            keys=("variant", "players"),
-            columns=(
-                "variant", "players", "hands",
-                "p_win_won_first", "ci_low_won_first", "ci_high_won_first",
-                "p_win_lost_first", "ci_low_lost_first", "ci_high_lost_first", "value",
-                "mean_points_won_first", "mean_points_lost_first", "points_value",
-            ),
-            brief=("variant", "players", "hands", "p_win_won_first", "p_win_lost_first", "value", "points_value"),
-        ),
-        Statistic(
-            "bluff_success",
-            "Raises made with a hand below the strength threshold: how often, how often folded to, "
-            "how they fare when called.",
-            keys=("variant", "players", "policy", "stake"),
-            columns=(
-                "variant", "players", "policy", "stake", "raises", "bluffs",
-                "bluff_rate", "bluff_ci_low", "bluff_ci_high",
-                "folded", "success_rate", "success_ci_low", "success_ci_high",
-                "called", "called_won", "called_won_rate", "called_won_ci_low", "called_won_ci_high",
-                "net_points_per_bluff",
-            ),
-            brief=(
-                "variant", "players", "policy", "stake", "raises", "bluffs", "bluff_rate", "success_rate",
-                "called_won_rate", "net_points_per_bluff",
-            ),
-            parameters=(
-                Parameter(
-                    "threshold",
-                    float,
-                    0.33,
-                    "strength_pct below which a raise counts as a bluff",
-                    minimum=0.0,
-                    maximum=1.0,
-                ),
-            ),
-        ),
-        Statistic(
-            "fold_rates",
-            "Fold rate when facing a raise, by stake and by the answering seat's strength decile.",
-            keys=("variant", "players", "policy", "stake", "decile"),
-            columns=("variant", "players", "policy", "stake", "decile", "facing", "folds", "fold_rate", *_WILSON),
-        ),
-        Statistic(
-            "mano_advantage",
-            "How often the eldest's team (the mà) wins the hand, and its mean points edge.",
-            keys=("variant", "players"),
-            columns=(
-                "variant", "players", "hands", "eldest_wins", "win_rate", *_WILSON,
-                "mean_points_eldest", "mean_points_other", "points_diff",
-            ),
-        ),
-        Statistic(
-            "stake_distribution",
-            "Share of hands ending at each stake, and mean points per hand.",
-            keys=("variant", "players", "stake"),
-            columns=(
-                "variant", "players", "stake", "hands", "share", *_WILSON,
-                "mean_points", "mean_points_per_hand",
-            ),
-        ),
-        Statistic(
-            "tie_frequency",
-            "How often each trick is tied, and how often a tie rule decides the hand.",
-            keys=("variant", "players", "measure", "trick_no"),
-            columns=("variant", "players", "measure", "trick_no", "n", "count", "rate", *_WILSON),
-        ),
-        Statistic(
-            "strength_curve",
-            "Win rate and mean net points of a seat's team by the seat's hand-strength decile.",
-            keys=("variant", "players", "policy", "decile"),
-            columns=("variant", "players", "policy", "decile", "n", "wins", "p_win", *_WILSON, "mean_net_points"),
-        ),
-        Statistic(
-            "player_results",
-            "How each player (an imported game's seat name) or bot (a simulated seat's policy) fares: hands "
-            "won, net points, raises, folds when facing a raise.",
-            keys=("variant", "players", "player", MIRROR),
-            columns=(
-                "variant", "players", "player", MIRROR, "hands", "random_bot_hands", "decided", "wins", "win_rate",
-                *_WILSON, "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate",
-            ),
-            mirrored=("win_rate", *_WILSON, "mean_net_points"),
-            brief=(
-                "variant", "players", "player", MIRROR, "hands", "win_rate", *_WILSON, "mean_net_points",
-                "raises_per_hand", "fold_rate",
-            ),
-        ),
-        Statistic(
-            "raise_rates",
-            "How often a seat raises when it may, on its own move or in answer to a raise.",
-            keys=("variant", "players", "policy", "decision", "stake", "trick_no"),
-            columns=(
-                "variant", "players", "policy", "decision", "stake", "trick_no",
-                "chances", "count", "rate", *_WILSON,
-            ),
-        ),
-        Statistic(
-            "envit",
-            "Valencian envit: call rate, answers by rung, caller's win rate by envit value, envit bluffs, "
-            "stones won by envit vs tricks.",
-            keys=("variant", "players", "policy", "measure", "level"),
-            columns=(
-                "variant", "players", "policy", "measure", "level", "n", "count", "rate", *_WILSON, "mean",
-            ),
-            parameters=(
-                Parameter(
-                    "bluff_below",
-                    float,
-                    20.0,
-                    "envit value below which an envit call counts as a bluff",
-                    minimum=0.0,
-                    maximum=40.0,
-                ),
-            ),
-            variants=("valencian",),
-        ),
-        Statistic(
-            "trut",
-            "Trut family: trut rate, folds by answering position, truts out of turn, fortial and trut "
-            "d'office outcomes, hold and sing rates, chanson card counts.",
-            keys=("variant", "players", "policy", "measure", "level", "trick_no"),
-            columns=(
-                "variant", "players", "policy", "measure", "level", "trick_no", "n", "count", "rate", *_WILSON,
-            ),
-            variants=("trut", "trut-gatinaise", "trut-gatine"),
-        ),
-        Statistic(
-            "french",
-            "French Truc: redeal rate and refusals, raise sizes, the reste's frequency and outcome.",
-            keys=("variant", "players", "policy", "measure", "size"),
-            columns=("variant", "players", "policy", "measure", "size", "n", "count", "rate", *_WILSON),
-            variants=("french",),
-        ),
-        Statistic(
-            "void_hands",
-            "How often a hand is void (nobody scores), per variant and player count.",
-            keys=("variant", "players"),
-            columns=("variant", "players", "hands", "void_hands", "void_rate", *_WILSON),
-        ),
-        Statistic(
-            "variant_comparison",
-            "Headline figures side by side: first-trick value, bluffs, folds, the eldest's edge, ties, "
-            "game length.",
-            keys=("variant", "players"),
-            columns=(
-                "variant", "players", "sides", "unit", "policies", "games", "hands", "mean_hands_per_game",
-                "first_trick_hands", "first_trick_win_rate", "first_trick_ci_low", "first_trick_ci_high",
-                "first_trick_value",
-                "raises", "bluffs", "bluff_rate", "bluff_ci_low", "bluff_ci_high",
-                "bluffs_folded", "bluff_success_rate", "bluff_success_ci_low", "bluff_success_ci_high",
-                "facing", "folds", "fold_rate", "fold_ci_low", "fold_ci_high",
-                "decided_hands", "eldest_wins", "mano_win_rate", "mano_ci_low", "mano_ci_high", "mano_edge",
-                "tricks", "tied_tricks", "tie_rate", "tie_ci_low", "tie_ci_high",
-            ),
-            brief=(
-                "variant", "players", "games", "hands", "mean_hands_per_game", "first_trick_value", "bluff_rate",
-                "bluff_success_rate", "fold_rate", "mano_edge", "tie_rate",
-            ),
-            parameters=(
-                Parameter(
-                    "threshold",
-                    float,
-                    0.33,
-                    "strength_pct below which a raise counts as a bluff",
-                    minimum=0.0,
-                    maximum=1.0,
-                ),
-            ),
-        ),
-    )
-}  # fmt: skip
-
-
-def list_statistics() -> list[Statistic]:
-    """Every statistic, by name."""
-    return [STATISTICS[name] for name in sorted(STATISTICS)]
-
-
-def get_statistic(name: str) -> Statistic:
-    """The statistic called ``name``, or ``StatsError`` listing the valid names."""
-    try:
-        return STATISTICS[name]
-    except KeyError:
-        raise StatsError(
-            f"unknown statistic {name!r}{did_you_mean(name, STATISTICS)}: choose one of {', '.join(sorted(STATISTICS))}"
-        ) from None
 
 
 def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> dict[str, float]:
@@ -803,10 +532,6 @@ def _text_cells(frame: pl.DataFrame, cell: Callable[[str], str]) -> pl.DataFrame
     return frame.with_columns(changed)
 
 
-MIRRORED_COLUMNS: Final = frozenset(column for statistic in STATISTICS.values() for column in statistic.mirrored)
-"""Every column that some statistic leaves null on a mirror row."""
-
-
 def _say_mirror(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with the cells a mirror row leaves null (``MIRRORED_COLUMNS``, in rows whose boolean ``mirror``
     is true) reading ``mirror``: such a column becomes text, its numbers rounded to 6 decimals as the table
@@ -859,11 +584,3 @@ def _source_view(con: duckdb.DuckDBPyConnection, table: str, folders: Sequence[P
 def _literal(text: str) -> str:
     """``text`` as a SQL string literal."""
     return "'" + text.replace("'", "''") + "'"
-
-
-def _read_sql(name: str) -> str:
-    path = SQL_DIR / f"{name}.sql"
-    try:
-        return path.read_text("utf-8")
-    except OSError as exc:
-        raise StatsError(f"cannot read {path}: {exc.strerror}") from exc

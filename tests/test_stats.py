@@ -629,7 +629,7 @@ def check_invariants(data: Path) -> None:
     hands = pl.read_parquet(store.table_glob(data, "hands"))
     events = pl.read_parquet(store.table_glob(data, "events"))
     for name, frame in frames.items():
-        assert frame.columns == list(stats.STATISTICS[name].columns)
+        assert list(frame.schema.items()) == list(stats.STATISTICS[name].schema.items()), name  # names, types
         keys = list(stats.STATISTICS[name].keys)
         assert frame.select(keys).is_duplicated().sum() == 0, name
         assert frame.equals(frame.sort(keys, nulls_last=True)), name

@@ -43,6 +43,7 @@ from pipeline.report.frames import (
     several_policies,
     with_policy_names,
 )
+from pipeline.statistics import STATISTICS
 
 ChartBuilder = Callable[[pl.DataFrame], alt.FacetChart]
 
@@ -1208,19 +1209,7 @@ def player_results(frame: pl.DataFrame) -> alt.FacetChart:
 
 
 CHARTS: dict[str, ChartBuilder] = {
-    "variant_comparison": variant_comparison,
-    "envit": envit,
-    "trut": trut,
-    "french": french,
-    "void_hands": void_hands,
-    "first_trick_value": first_trick_value,
-    "bluff_success": bluff_success,
-    "fold_rates": fold_rates,
-    "mano_advantage": mano_advantage,
-    "stake_distribution": stake_distribution,
-    "tie_frequency": tie_frequency,
-    "strength_curve": strength_curve,
-    "raise_rates": raise_rates,
-    PLAYERS: player_results,
+    statistic.name: globals()[statistic.chart] for statistic in STATISTICS.values() if statistic.chart
 }
-"""The chart function of every statistic, by name."""
+"""The chart function of every statistic that has one, by its name: the function its registry entry names
+(``pipeline.statistics``, ``Statistic.chart``), found here when this module is imported."""

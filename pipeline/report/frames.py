@@ -1,8 +1,10 @@
 """The statistics' column contract, as the report reads it, and the wording shared by charts and summary.
 
-``pipeline.stats.compute(name, data)`` returns one polars DataFrame per statistic. ``CONTRACT`` lists the
-columns the report uses for each; ``conform`` makes any frame (even an empty one without columns) match
-it, so the chart and summary functions never fail on a missing column, and turns NaN into null.
+``pipeline.stats.compute(name, data)`` returns one polars DataFrame per statistic. ``CONTRACT`` lists its
+columns with their types, as the registry declares them (``pipeline.statistics``: each statistic's
+``schema``); ``conform`` makes any frame (even an empty one without columns) match it, so the chart and
+summary functions never fail on a missing column, and turns NaN into null. The page's parts
+(``STATISTICS``, ``SPECIFIC``...) are the registry's too, in its order.
 
 The small formatters here (``fmt_pct``, ``count_label``, ``setting_phrase``, ``stake_label``,
 ``unit_word`` ...) keep the page, the chart labels and the written findings in the same words, in each
@@ -17,26 +19,19 @@ from typing import Any, Final
 
 import polars as pl
 
-STATISTICS: tuple[str, ...] = (
-    "first_trick_value",
-    "mano_advantage",
-    "strength_curve",
-    "stake_distribution",
-    "raise_rates",
-    "fold_rates",
-    "bluff_success",
-    "tie_frequency",
-)
-"""The statistics of every variant, in page order, each faceted by variant."""
+from pipeline import statistics
+
+STATISTICS: tuple[str, ...] = statistics.in_part(statistics.EVERY_PART)
+"""The statistics of every variant, in page order, each faceted by variant (``pipeline.statistics``)."""
 
 COMPARISON = "variant_comparison"
 """The statistic that opens the page: every variant and player count side by side."""
 
-SPECIFIC: tuple[str, ...] = ("envit", "trut", "french", "void_hands")
+SPECIFIC: tuple[str, ...] = statistics.in_part(statistics.SPECIFIC_PART)
 """The variant-specific statistics, after the others, shown only when their frames have rows."""
 
-ALL_STATISTICS: tuple[str, ...] = (COMPARISON, *STATISTICS, *SPECIFIC)
-"""Every statistic the report draws, in page order."""
+ALL_STATISTICS: tuple[str, ...] = (*statistics.in_part(statistics.COMPARISON_PART), *STATISTICS, *SPECIFIC)
+"""Every statistic the report draws, in page order, but the games and the players."""
 
 PLAYERS = "player_results"
 """Players and bots, after the other statistics: shown only for the settings (variant and player count)
@@ -45,7 +40,7 @@ with two or more to compare (``compared_players``), each one's win rate drawn.""
 GAMES = "game_results"
 """Games won per policy: a table right after the comparison (no chart; issue 24 draws it), with findings."""
 
-MIRROR = "mirror"
+MIRROR = statistics.MIRROR
 """The column of ``player_results`` and ``game_results`` that marks a policy playing itself (``pipeline.stats``):
 its win rate is null there, and the page says "mirror" instead of a result that holds by construction."""
 
@@ -67,223 +62,8 @@ NO_CHOICE_SPECIALS = frozenset({"trut_office", "chanson", "chanter", "sec"})
 chanson, chanter or a sec redeal the hand is played for a long with no trut. Their "truted or held" rate
 (statistic ``trut``) measures no choice, so the report's chart and findings leave it out."""
 
-_STR = pl.String()
-_INT = pl.Int64()
-_FLOAT = pl.Float64()
-
-_BOOL = pl.Boolean()
-
-_KEYS: dict[str, pl.DataType] = {"variant": _STR, "players": _INT}
-_POLICY_KEYS: dict[str, pl.DataType] = {**_KEYS, POLICY: _STR}
-
-CONTRACT: dict[str, dict[str, pl.DataType]] = {
-    "first_trick_value": {
-        **_KEYS,
-        "hands": _INT,
-        "p_win_won_first": _FLOAT,
-        "ci_low_won_first": _FLOAT,
-        "ci_high_won_first": _FLOAT,
-        "p_win_lost_first": _FLOAT,
-        "ci_low_lost_first": _FLOAT,
-        "ci_high_lost_first": _FLOAT,
-        "value": _FLOAT,
-        "mean_points_won_first": _FLOAT,
-        "mean_points_lost_first": _FLOAT,
-        "points_value": _FLOAT,
-    },
-    "bluff_success": {
-        **_POLICY_KEYS,
-        "stake": _INT,
-        "raises": _INT,
-        "bluffs": _INT,
-        "bluff_rate": _FLOAT,
-        "bluff_ci_low": _FLOAT,
-        "bluff_ci_high": _FLOAT,
-        "folded": _INT,
-        "success_rate": _FLOAT,
-        "success_ci_low": _FLOAT,
-        "success_ci_high": _FLOAT,
-        "called": _INT,
-        "called_won": _INT,
-        "called_won_rate": _FLOAT,
-        "called_won_ci_low": _FLOAT,
-        "called_won_ci_high": _FLOAT,
-        "net_points_per_bluff": _FLOAT,
-    },
-    "fold_rates": {
-        **_POLICY_KEYS,
-        "stake": _INT,
-        "decile": _INT,
-        "facing": _INT,
-        "folds": _INT,
-        "fold_rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-    },
-    "mano_advantage": {
-        **_KEYS,
-        "hands": _INT,
-        "eldest_wins": _INT,
-        "win_rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-        "mean_points_eldest": _FLOAT,
-        "mean_points_other": _FLOAT,
-        "points_diff": _FLOAT,
-    },
-    "stake_distribution": {
-        **_KEYS,
-        "stake": _INT,
-        "hands": _INT,
-        "share": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-        "mean_points": _FLOAT,
-        "mean_points_per_hand": _FLOAT,
-    },
-    "tie_frequency": {
-        **_KEYS,
-        "measure": _STR,
-        "trick_no": _INT,
-        "n": _INT,
-        "count": _INT,
-        "rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-    },
-    "strength_curve": {
-        **_POLICY_KEYS,
-        "decile": _INT,
-        "n": _INT,
-        "wins": _INT,
-        "p_win": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-        "mean_net_points": _FLOAT,
-    },
-    "raise_rates": {
-        **_POLICY_KEYS,
-        "decision": _STR,
-        "stake": _INT,
-        "trick_no": _INT,
-        "chances": _INT,
-        "count": _INT,
-        "rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-    },
-    "void_hands": {
-        **_KEYS,
-        "hands": _INT,
-        "void_hands": _INT,
-        "void_rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-    },
-    PLAYERS: {
-        **_KEYS,
-        "player": _STR,
-        MIRROR: _BOOL,
-        "hands": _INT,
-        "random_bot_hands": _INT,
-        "decided": _INT,
-        "wins": _INT,
-        "win_rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-        "mean_net_points": _FLOAT,
-        "raises": _INT,
-        "raises_per_hand": _FLOAT,
-        "facing": _INT,
-        "folds": _INT,
-        "fold_rate": _FLOAT,
-    },
-    GAMES: {
-        **_POLICY_KEYS,
-        MIRROR: _BOOL,
-        "games": _INT,
-        "games_won": _INT,
-        "win_rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-        "mean_margin": _FLOAT,
-        "margin_ci_low": _FLOAT,
-        "margin_ci_high": _FLOAT,
-        "unit": _STR,
-        "matches": _INT,
-        "matches_won": _INT,
-    },
-    "envit": {
-        **_POLICY_KEYS,
-        "measure": _STR,
-        "level": _STR,
-        "n": _INT,
-        "count": _INT,
-        "rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-        "mean": _FLOAT,
-    },
-    "trut": {
-        **_POLICY_KEYS,
-        "measure": _STR,
-        "level": _STR,
-        "trick_no": _INT,
-        "n": _INT,
-        "count": _INT,
-        "rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-    },
-    "french": {
-        **_POLICY_KEYS,
-        "measure": _STR,
-        "size": _INT,
-        "n": _INT,
-        "count": _INT,
-        "rate": _FLOAT,
-        "ci_low": _FLOAT,
-        "ci_high": _FLOAT,
-    },
-    "variant_comparison": {
-        **_KEYS,
-        "sides": _INT,
-        "unit": _STR,
-        "games": _INT,
-        "hands": _INT,
-        "mean_hands_per_game": _FLOAT,
-        "first_trick_hands": _INT,
-        "first_trick_win_rate": _FLOAT,
-        "first_trick_ci_low": _FLOAT,
-        "first_trick_ci_high": _FLOAT,
-        "first_trick_value": _FLOAT,
-        "raises": _INT,
-        "bluffs": _INT,
-        "bluff_rate": _FLOAT,
-        "bluff_ci_low": _FLOAT,
-        "bluff_ci_high": _FLOAT,
-        "bluffs_folded": _INT,
-        "bluff_success_rate": _FLOAT,
-        "bluff_success_ci_low": _FLOAT,
-        "bluff_success_ci_high": _FLOAT,
-        "facing": _INT,
-        "folds": _INT,
-        "fold_rate": _FLOAT,
-        "fold_ci_low": _FLOAT,
-        "fold_ci_high": _FLOAT,
-        "decided_hands": _INT,
-        "eldest_wins": _INT,
-        "mano_win_rate": _FLOAT,
-        "mano_ci_low": _FLOAT,
-        "mano_ci_high": _FLOAT,
-        "mano_edge": _FLOAT,
-        "tricks": _INT,
-        "tied_tricks": _INT,
-        "tie_rate": _FLOAT,
-        "tie_ci_low": _FLOAT,
-        "tie_ci_high": _FLOAT,
-    },
-}
+CONTRACT: dict[str, dict[str, pl.DataType]] = {s.name: dict(s.schema) for s in statistics.STATISTICS.values()}
+"""Each statistic's columns and their types, as the report reads them: its ``schema`` in the registry."""
 
 STAKE_NAMES: dict[int, str] = {1: "base", 2: "truc", 3: "retruc"}
 """The stakes' names where the variant is not known (the Catalan ladder)."""
@@ -327,14 +107,14 @@ def conform(name: str, frame: pl.DataFrame) -> pl.DataFrame:
         frame = frame.with_columns(missing)
     casts = []
     for col, dtype in columns.items():
-        if dtype == _FLOAT:
-            casts.append(pl.col(col).cast(_FLOAT, strict=False).fill_nan(None))
-        elif dtype == _INT:
-            casts.append(pl.col(col).cast(_INT, strict=False))
-        elif dtype == _BOOL:
-            casts.append(pl.col(col).cast(_BOOL, strict=False))
+        if dtype == statistics.FLOAT:
+            casts.append(pl.col(col).cast(statistics.FLOAT, strict=False).fill_nan(None))
+        elif dtype == statistics.INT:
+            casts.append(pl.col(col).cast(statistics.INT, strict=False))
+        elif dtype == statistics.BOOL:
+            casts.append(pl.col(col).cast(statistics.BOOL, strict=False))
         else:
-            casts.append(pl.col(col).cast(_STR, strict=False))
+            casts.append(pl.col(col).cast(statistics.TEXT, strict=False))
     frame = frame.with_columns(casts)
     extra = [c for c in frame.columns if c not in columns]
     return frame.select([*columns, *extra])

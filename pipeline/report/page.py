@@ -30,7 +30,7 @@ import altair as alt
 import polars as pl
 import vl_convert as vlc
 
-from pipeline import __version__, store
+from pipeline import __version__, statistics, store
 from pipeline.report.charts import CHARTS
 from pipeline.report.frames import (
     ALL_STATISTICS,
@@ -38,7 +38,6 @@ from pipeline.report.frames import (
     GAMES,
     PLAYERS,
     SPECIFIC,
-    STATISTICS,
     compared_players,
     conform,
     count_label,
@@ -56,105 +55,19 @@ from pipeline.report.tables import escape, table
 
 Progress = Callable[[str], None]
 
-TITLES: dict[str, str] = {
-    "first_trick_value": "The value of the first trick",
-    "mano_advantage": "The eldest hand's advantage",
-    "strength_curve": "Hand strength and winning",
-    "stake_distribution": "Stakes reached",
-    "raise_rates": "Raise rates",
-    "fold_rates": "Fold rates",
-    "bluff_success": "Bluffs",
-    "tie_frequency": "Ties",
-    "variant_comparison": "The variants compared",
-    "envit": "The envit (valencian)",
-    "trut": "The trut (trut family)",
-    "french": "Redeals and the reste (french)",
-    "void_hands": "Void hands",
-    PLAYERS: "Players and bots",
-    GAMES: "Games won, per policy",
-}
 
-DEFINITIONS: dict[str, str] = {
-    GAMES: (
-        "How each policy fared over whole games, which is what ranks bots (a bot may win half of its hands and "
-        "most of its games): a side's policy is its seats' bot, or each of a mixed team's bots joined by '+'; "
-        "games won with their 95% interval, and the mean final margin (the side's score minus the other "
-        "sides' mean), in the game's unit. A policy on more than one side of the same games plays itself: "
-        "those games read 'mirror', with no win rate, which would hold by construction."
-    ),
-    "first_trick_value": (
-        "Among hands whose first trick was won outright (not tied), the share won by the side (a team, or "
-        "a player alone in 3-player Trut) that took that trick, and by the side or sides that lost it, with "
-        "the mean points each scored in the hand."
-    ),
-    "mano_advantage": (
-        "The share of decided hands won by the side of the eldest hand (the mà: the seat after the dealer, "
-        "who leads the first trick); an even share, 50% or 1/3 with three players alone, would mean no "
-        "advantage."
-    ),
-    "strength_curve": (
-        "The share of decided hands a seat's side (its team, or itself alone) won, by the seat's "
-        "hand-strength decile (the strength "
-        "percentile of its dealt cards, cut into tenths; 1 is the weakest tenth)."
-    ),
-    "stake_distribution": (
-        "The share of hands that ended at each stake (1 the base stake; 2 truc and 3 retruc in catalan and "
-        "valencian, any number in french; in the trut family 1 a petit, 3 a long once a trut is seen, 6 two "
-        "longs in 3 players). After a refused raise the hand ends at the stake before it, so stake 1 holds "
-        "the hands whose first raise was refused too."
-    ),
-    "raise_rates": (
-        "Of the moments a seat could raise, the share in which it did, by decision (its own move, or its "
-        "answer to a raise), the stake in force at that moment and the trick in progress."
-    ),
-    "fold_rates": (
-        "Of the raises a side faced, the share it refused, by the stake proposed and the hand-strength "
-        "decile of the seat that answered (All: every answer together)."
-    ),
-    "bluff_success": (
-        "Of the raises to each stake, the share that were bluffs (made with a hand below the statistic's "
-        "strength threshold, by default the weakest third); of the bluffs, the share the other side "
-        "folded to; of the called bluffs, the share that still won the hand."
-    ),
-    "tie_frequency": (
-        "The share of played tricks that were tied, trick by trick, and the share of hands decided by a tie rule."
-    ),
-    "variant_comparison": (
-        "Every variant and player count side by side, each figure defined as in its own section, pooled over "
-        "stakes and tricks: the chance that the side taking trick 1 outright wins the hand, the share of "
-        "raises that were bluffs and of bluffs folded to, the fold rate facing a raise, the eldest's share "
-        "of decided hands (an even share is 1/2, or 1/3 with 3 players each alone), the share of tied tricks, "
-        "and the game length. Points are never compared across variants: each counts in its own unit."
-    ),
-    "envit": (
-        "Valencian only. How often an envit is called; how each rung (envit, torne, falta, envit-falta) is "
-        "answered; how often the opening caller's side wins the envit, by the caller's envit value; calls "
-        "made with an envit value below 20 (bluffs) and how they fare; the stones the envit brings against "
-        "the rest of the hand (in the table)."
-    ),
-    "trut": (
-        "The trut family only. How often a trut is made; how often the answerers fold, in the order they "
-        "answer from the eldest; when truts are made (in turn, out of turn before or after the truter's own "
-        "card, trick by trick, or in a call before play); the fortial and the trut d'office (did the deciding "
-        "side trut or hold, and win); holding, singing and the cards asked in la chanson."
-    ),
-    "french": (
-        "French Truc only. How often hands are redealt and requests for new cards refused; the size of raises "
-        "over the stake they raise; raises to the reste, how they are answered, and who wins when played on."
-    ),
-    "void_hands": (
-        "The share of void hands: all tricks tied in french and the trut family, so the tricks decide nothing "
-        "and nobody scores (but in 3-player Trut's void duel, where the truter keeps the petit of a fold)."
-    ),
-    PLAYERS: (
-        "Where a setting has two or more players or bots to compare: how each fares, per seat-hand it "
-        "played (the named players of imported games; a simulation's bots by their parameters, those that "
-        "all its bots of one policy share left out). Wins and the win rate count decided hands; net points "
-        "are the seat's side's minus the others' mean; raises per hand, and the fold rate facing a raise. "
-        "Partners share their team's wins and points, so in team games they tell apart only by their own "
-        "raises and folds."
-    ),
-}
+def section_title(name: str) -> str | None:
+    """The heading of statistic ``name``'s section: its registry entry's ``title``; None for a frame that is
+    not a statistic's."""
+    statistic = statistics.STATISTICS.get(name)
+    return statistic.title if statistic else None
+
+
+def section_definition(name: str) -> str:
+    """What statistic ``name`` measures, for a reader: its registry entry's ``definition``; empty for a frame
+    that is not a statistic's."""
+    statistic = statistics.STATISTICS.get(name)
+    return statistic.definition if statistic else ""
 
 
 @dataclass(frozen=True)
@@ -187,8 +100,8 @@ def build_report(
     ``title`` (the page's title and heading).
 
     Raises ``store.DatasetError`` when a dataset is missing or incomplete, or when ``out`` exists and
-    ``overwrite`` is false or it is not a report (``_is_report``). Statistics that ``pipeline.stats``
-    does not offer are left out of the page.
+    ``overwrite`` is false or it is not a report (``_is_report``). Every statistic of the registry
+    (``pipeline.statistics``) is computed, once.
     """
     from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
 
@@ -201,16 +114,12 @@ def build_report(
         raise store.DatasetError("no dataset given: pass at least one --data folder")
     for path in paths:
         store.check_dataset(path)
-    available = {getattr(s, "name", s) for s in stats.list_statistics()}
     frames: dict[str, pl.DataFrame] = {}
     # Every section from the same datasets: one replaced (--overwrite) between two statistics is an error, not
     # a page whose sections describe two different datasets.
     with store.unchanged(paths):
         manifests = {str(path): store.read_manifest(path) for path in paths}
-        for name in (*ALL_STATISTICS, PLAYERS, GAMES):
-            if name not in available:
-                say(f"{name}: not offered by pipeline.stats, left out")
-                continue
+        for name in statistics.STATISTICS:
             say(f"computing {name}")
             frames[name] = stats.compute(name, paths)
         notes = stats.pooling_notes(paths)
@@ -359,15 +268,10 @@ _PARTS = {
 
 
 def _part_of(name: str) -> str:
-    """The part of the page a statistic belongs to: ``comparison``, ``every``, ``specific``, ``players`` or
-    ``other``."""
-    if name == COMPARISON:
-        return "comparison"
-    if name == PLAYERS:
-        return "players"
-    if name in STATISTICS:
-        return "every"
-    return "specific" if name in SPECIFIC else "other"
+    """The part of the page a statistic belongs to (its registry entry's ``part``), ``other`` for a frame that
+    is not a statistic's."""
+    statistic = statistics.STATISTICS.get(name)
+    return statistic.part if statistic else "other"
 
 
 def _part(part: str) -> str:
@@ -425,9 +329,11 @@ def _comparison_table(frame: pl.DataFrame) -> str:
 def _section(name: str, frame: pl.DataFrame, has_chart: bool, caveat: str | None = None) -> str:
     """A statistic's section: its definition, ``caveat`` (what makes its comparison not like for like),
     the comparison's table, the chart and its files, the frame's table."""
-    title = TITLES.get(name, name.replace("_", " ").capitalize())
-    parts = [f'<section id="stat-{escape(name)}">', f"<h2>{escape(title)}</h2>"]
-    parts.append(f'<p class="definition">{escape(DEFINITIONS.get(name, ""))}</p>')
+    parts = [
+        f'<section id="stat-{escape(name)}">',
+        f"<h2>{escape(section_title(name) or name.replace('_', ' ').capitalize())}</h2>",
+    ]
+    parts.append(f'<p class="definition">{escape(section_definition(name))}</p>')
     if caveat:
         parts.append(f'<p class="note caveat">{escape(caveat)}</p>')
     if name == COMPARISON and frame.height:
@@ -477,7 +383,6 @@ def _findings(findings: Mapping[str, list[str]]) -> str:
     for name, sentences in findings.items():
         if not sentences:
             continue
-        title = TITLES.get(name, name)
         shown, folded = shown_and_folded(sentences)
         more = (
             f"<details><summary>{len(folded)} more</summary><ul>"
@@ -487,7 +392,7 @@ def _findings(findings: Mapping[str, list[str]]) -> str:
             else ""
         )
         items.append(
-            f'<h3><a href="#stat-{escape(name)}">{escape(title)}</a></h3><ul>'
+            f'<h3><a href="#stat-{escape(name)}">{escape(section_title(name) or name)}</a></h3><ul>'
             + "".join(f"<li>{escape(s)}</li>" for s in shown)
             + "</ul>"
             + more
@@ -624,7 +529,7 @@ def _page(
     bundle: str,
 ) -> str:
     datasets = ", ".join(f"<code>{escape(label)}</code>" for label in manifests) or "none"
-    toc = "".join(f'<li><a href="#stat-{escape(n)}">{escape(TITLES.get(n, n))}</a></li>' for n in findings)
+    toc = "".join(f'<li><a href="#stat-{escape(n)}">{escape(section_title(n) or n)}</a></li>' for n in findings)
     spec_tags = "\n".join(
         f'<script type="application/json" id="spec-{escape(name)}">{_json_for_script(spec)}</script>'
         for name, spec in specs.items()

@@ -40,6 +40,7 @@ from pipeline.report.frames import (
     units_of,
     with_policy_names,
 )
+from pipeline.statistics import STATISTICS
 
 Row = dict[str, Any]
 
@@ -729,23 +730,10 @@ def game_results(frame: pl.DataFrame, units: Units = None) -> list[str]:
 
 
 SUMMARIES: dict[str, Summarizer] = {
-    GAMES: game_results,
-    "variant_comparison": variant_comparison,
-    "envit": envit,
-    "trut": trut,
-    "french": french,
-    "void_hands": void_hands,
-    "first_trick_value": first_trick_value,
-    "bluff_success": bluff_success,
-    "fold_rates": fold_rates,
-    "mano_advantage": mano_advantage,
-    "stake_distribution": stake_distribution,
-    "tie_frequency": tie_frequency,
-    "strength_curve": strength_curve,
-    "raise_rates": raise_rates,
-    PLAYERS: player_results,
+    statistic.name: globals()[statistic.summary] for statistic in STATISTICS.values() if statistic.summary
 }
-"""The summary function of every statistic, by name."""
+"""The findings function of every statistic that has one, by its name: the function its registry entry names
+(``pipeline.statistics``, ``Statistic.summary``), found here when this module is imported."""
 
 
 def summarize(frames: Mapping[str, pl.DataFrame]) -> dict[str, list[str]]:

@@ -4,8 +4,8 @@ Every column gets a header in words (``header``); its name in the frame, which d
 defines, is kept as the header's tooltip. Cells read as the findings do: rates as percentages,
 differences of two rates in percentage points (``+12.3 pp``, never ``%``: ``PERCENTAGE_POINTS``), points
 with two decimals (signed for differences), counts with thousands separators; a null that stands for a
-row of its own says what it is (``NULL_MEANS``: fold_rates' all-deciles row reads decile ``all``), and a
-result that a mirror row leaves null (a bot that played itself) reads ``mirror``. Beside
+row of its own says what it is (the registry's ``null_means``: fold_rates' all-deciles row reads decile
+``all``), and a result that a mirror row leaves null (a bot that played itself) reads ``mirror``. Beside
 the comparison's ``unit``, which names the games' score (longs, cames), the table names what a hand's
 points count (petits, stones), as the page's header does.
 """
@@ -18,6 +18,7 @@ import math
 import polars as pl
 
 from pipeline.report.frames import GAMES, HAND_UNITS, LABEL_CHARS, MIRROR, cut_label, fmt_points, fmt_pp
+from pipeline.statistics import MIRRORED_COLUMNS, STATISTICS
 
 HAND_UNIT = "hand_unit"
 """The column ``table`` adds beside ``unit``: what a hand's points count (``frames.HAND_UNITS``)."""
@@ -123,22 +124,8 @@ HEADERS: dict[str, str] = {
 }
 """The header of every column the report's statistics have (``frames.CONTRACT``), by its name."""
 
-STATISTIC_HEADERS: dict[tuple[str, str], str] = {
-    (GAMES, "games"): "Games (once per side held)",
-    (GAMES, "unit"): "Score in",
-}
-"""A column's header in one statistic, where its name means something else than in the others (``games`` counts
-complete games in the comparison, side-games in ``game_results``)."""
-
 PERCENTAGE_POINTS = frozenset({"value", "first_trick_value", "mano_edge"})
 """The columns that are a difference of two rates (or of a rate and an even share): percentage points."""
-
-NULL_MEANS: dict[tuple[str, str], str] = {
-    ("fold_rates", "decile"): "all",
-    ("raise_rates", "trick_no"): "before play",
-}
-"""What a null means in a column of one statistic, where it is a row of its own rather than a value
-missing: fold_rates' all-deciles row (every answer at the stake), raise_rates' decisions before play."""
 
 _PERCENT_HINTS = ("rate", "share", "ci_low", "ci_high", "p_win")
 _POINT_HINTS = ("points", "margin")
@@ -146,9 +133,12 @@ _SIGNED_POINTS = ("diff", "net", "value", "margin")
 
 
 def header(column: str, statistic: str = "") -> str:
-    """A column's header: ``STATISTIC_HEADERS``' or ``HEADERS``' words, else its name in words (``new_column`` ->
-    ``New column``)."""
-    return STATISTIC_HEADERS.get((statistic, column)) or HEADERS.get(column) or column.replace("_", " ").capitalize()
+    """A column's header: the statistic's own words for it (its registry entry's ``headers``: ``games`` counts
+    complete games in the comparison, side-games in ``game_results``), else ``HEADERS``' words, else its name
+    in words (``new_column`` -> ``New column``)."""
+    declared = STATISTICS.get(statistic)
+    own = declared.headers.get(column) if declared else None
+    return own or HEADERS.get(column) or column.replace("_", " ").capitalize()
 
 
 def cell(column: str, value: object) -> str:
@@ -181,12 +171,11 @@ def _number(column: str, value: float) -> str:
 def table(frame: pl.DataFrame, statistic: str = "") -> str:
     """A frame as an HTML table, each header naming its column in words (its name in the frame as the
     header's tooltip); a null that stands for a row of its own in ``statistic`` reads as what it means
-    (``NULL_MEANS``)."""
-    from pipeline.stats import MIRRORED_COLUMNS  # the results a mirror row leaves null (DuckDB is loaded by now)
-
+    (its registry entry's ``null_means``: fold_rates' all-deciles row reads decile ``all``)."""
     frame = frame if statistic == GAMES else with_hand_unit(frame)  # game_results' unit is the games' alone
     head = "".join(f'<th title="{escape(c)}">{escape(header(c, statistic))}</th>' for c in frame.columns)
-    meanings = [NULL_MEANS.get((statistic, c)) for c in frame.columns]
+    declared = STATISTICS.get(statistic)
+    meanings = [declared.null_means.get(c) if declared else None for c in frame.columns]
     mirrored = [c in MIRRORED_COLUMNS for c in frame.columns]
     at = frame.columns.index(MIRROR) if frame.schema.get(MIRROR) == pl.Boolean else None
     body = "".join(
