@@ -22,6 +22,9 @@ The chart and findings functions are named, not imported: ``truc stats`` does no
 modules build their tables of functions (``charts.CHARTS``, ``summary.SUMMARIES``) from these names when
 they are imported, so a name that has no function fails at once. Adding a statistic: write its SQL file
 with its header, add its entry here, and (for the report) its chart and findings functions.
+
+``docs/statistics.md`` describes each statistic from this registry and the SQL headers: its per-statistic part
+is written by ``scripts/statistics_doc.py``.
 """
 
 from __future__ import annotations
