@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 
 from pipeline import store
+from pipeline.statistics import STATISTICS
 
 Z = 1.959964
 HAND = ["dataset", "game_id", "hand_no"]
@@ -194,8 +195,11 @@ def _hands(t: Tables) -> pl.DataFrame:
     return t["hands"].join(games, on=["dataset", "game_id"], how="inner")
 
 
-def _finish(frame: pl.DataFrame, keys: Sequence[str], columns: Sequence[str]) -> pl.DataFrame:
-    return frame.select(columns).sort(list(keys), nulls_last=True, maintain_order=True)
+def _finish(frame: pl.DataFrame, name: str) -> pl.DataFrame:
+    """``frame`` as statistic ``name`` returns it: its columns and sort keys as the registry declares them (the
+    twin computes every value its own way; what the output holds is declared once)."""
+    statistic = STATISTICS[name]
+    return frame.select(statistic.columns).sort(list(statistic.keys), nulls_last=True, maintain_order=True)
 
 
 def first_trick_value(t: Tables) -> pl.DataFrame:
@@ -217,16 +221,7 @@ def first_trick_value(t: Tables) -> pl.DataFrame:
         *rate_with_interval("k_lost", "hands", "p_win_lost_first", "ci_low_lost_first", "ci_high_lost_first"),
         (pl.col("mean_points_won_first") - pl.col("mean_points_lost_first")).alias("points_value"),
     ).with_columns((pl.col("p_win_won_first") - pl.col("p_win_lost_first")).alias("value"))
-    return _finish(
-        result,
-        GROUP,
-        [
-            "variant", "players", "hands",
-            "p_win_won_first", "ci_low_won_first", "ci_high_won_first",
-            "p_win_lost_first", "ci_low_lost_first", "ci_high_lost_first", "value",
-            "mean_points_won_first", "mean_points_lost_first", "points_value",
-        ],
-    )  # fmt: skip
+    return _finish(result, "first_trick_value")
 
 
 def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
@@ -273,16 +268,7 @@ def bluff_success(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
         *rate_with_interval("called_won", "called", "called_won_rate", "called_won_ci_low", "called_won_ci_high"),
         pl.col("net_points_per_bluff").cast(pl.Float64),
     )
-    return _finish(
-        result,
-        [*GROUP, "policy", "stake"],
-        [
-            "variant", "players", "policy", "stake", "raises", "bluffs", "bluff_rate", "bluff_ci_low",
-            "bluff_ci_high", "folded", "success_rate", "success_ci_low", "success_ci_high", "called",
-            "called_won", "called_won_rate", "called_won_ci_low", "called_won_ci_high",
-            "net_points_per_bluff",
-        ],
-    )  # fmt: skip
+    return _finish(result, "bluff_success")
 
 
 def fold_rates(t: Tables) -> pl.DataFrame:
@@ -316,11 +302,7 @@ def fold_rates(t: Tables) -> pl.DataFrame:
     )
     counts = pl.concat([by_decile, all_deciles.select(by_decile.columns)])
     result = counts.with_columns(*rate_with_interval("folds", "facing", "fold_rate"))
-    return _finish(
-        result,
-        [*GROUP, "policy", "stake", "decile"],
-        ["variant", "players", "policy", "stake", "decile", "facing", "folds", "fold_rate", "ci_low", "ci_high"],
-    )
+    return _finish(result, "fold_rates")
 
 
 def mano_advantage(t: Tables) -> pl.DataFrame:
@@ -340,14 +322,7 @@ def mano_advantage(t: Tables) -> pl.DataFrame:
         *rate_with_interval("eldest_wins", "hands", "win_rate"),
         (pl.col("mean_points_eldest") - pl.col("mean_points_other")).alias("points_diff"),
     )
-    return _finish(
-        result,
-        GROUP,
-        [
-            "variant", "players", "hands", "eldest_wins", "win_rate", "ci_low", "ci_high",
-            "mean_points_eldest", "mean_points_other", "points_diff",
-        ],
-    )  # fmt: skip
+    return _finish(result, "mano_advantage")
 
 
 def stake_distribution(t: Tables) -> pl.DataFrame:
@@ -363,12 +338,7 @@ def stake_distribution(t: Tables) -> pl.DataFrame:
     result = per_stake.join(per_group, on=GROUP, how="inner").with_columns(
         *rate_with_interval("hands", "group_hands", "share")
     )
-    return _finish(
-        result,
-        [*GROUP, "stake"],
-        ["variant", "players", "stake", "hands", "share", "ci_low", "ci_high", "mean_points",
-         "mean_points_per_hand"],
-    )  # fmt: skip
+    return _finish(result, "stake_distribution")
 
 
 def tie_frequency(t: Tables) -> pl.DataFrame:
@@ -393,11 +363,7 @@ def tie_frequency(t: Tables) -> pl.DataFrame:
         )
     )
     result = _rate_columns(pl.concat(parts))
-    return _finish(
-        result,
-        [*GROUP, "measure", "trick_no"],
-        ["variant", "players", "measure", "trick_no", "n", "count", "rate", "ci_low", "ci_high"],
-    )
+    return _finish(result, "tie_frequency")
 
 
 def strength_curve(t: Tables) -> pl.DataFrame:
@@ -418,11 +384,7 @@ def strength_curve(t: Tables) -> pl.DataFrame:
         pl.col("net").mean().alias("mean_net_points"),
     )
     result = per_decile.with_columns(*rate_with_interval("wins", "n", "p_win"))
-    return _finish(
-        result,
-        [*GROUP, "policy", "decile"],
-        ["variant", "players", "policy", "decile", "n", "wins", "p_win", "ci_low", "ci_high", "mean_net_points"],
-    )
+    return _finish(result, "strength_curve")
 
 
 def player_results(t: Tables) -> pl.DataFrame:
@@ -479,12 +441,7 @@ def player_results(t: Tables) -> pl.DataFrame:
         rate("raises", "hands").alias("raises_per_hand"),
         rate("folds", "facing").alias("fold_rate"),
     ).with_columns(_unless_mirror("win_rate", "ci_low", "ci_high", "mean_net_points"))
-    return _finish(
-        result,
-        [*GROUP, "player", "mirror"],
-        ["variant", "players", "player", "mirror", "hands", "random_bot_hands", "decided", "wins", "win_rate",
-         "ci_low", "ci_high", "mean_net_points", "raises", "raises_per_hand", "facing", "folds", "fold_rate"],
-    )  # fmt: skip
+    return _finish(result, "player_results")
 
 
 def _unless_mirror(*columns: str) -> list[pl.Expr]:
@@ -525,12 +482,7 @@ def game_results(t: Tables) -> pl.DataFrame:
         pl.when(pl.col("in_matches")).then(pl.col("matches")).alias("matches"),
         pl.when(pl.col("in_matches")).then(pl.col("matches_won")).alias("matches_won"),
     ).with_columns(_unless_mirror("win_rate", "ci_low", "ci_high", "mean_margin", "margin_ci_low", "margin_ci_high"))
-    return _finish(
-        result,
-        keys,
-        [*keys, "games", "games_won", "win_rate", "ci_low", "ci_high", "mean_margin", "margin_ci_low",
-         "margin_ci_high", "unit", "matches", "matches_won"],
-    )  # fmt: skip
+    return _finish(result, "game_results")
 
 
 def raise_rates(t: Tables) -> pl.DataFrame:
@@ -554,7 +506,7 @@ def raise_rates(t: Tables) -> pl.DataFrame:
         pl.len().cast(pl.Int64).alias("chances"), count(pl.col("kind") == "raise").alias("count")
     )
     result = per_group.with_columns(*rate_with_interval("count", "chances", "rate"))
-    return _finish(result, keys, [*keys, "chances", "count", "rate", "ci_low", "ci_high"])
+    return _finish(result, "raise_rates")
 
 
 def _rate_columns(frame: pl.DataFrame) -> pl.DataFrame:
@@ -660,9 +612,7 @@ def envit(t: Tables, bluff_below: float = 20.0) -> pl.DataFrame:
         pl.lit(None, pl.Float64).alias("rate"), pl.lit(None, pl.Float64).alias("ci_low"),
         pl.lit(None, pl.Float64).alias("ci_high"), rate("count", "n").alias("mean"),
     )  # fmt: skip
-    keys = ["variant", "players", "policy", "measure", "level"]
-    return _finish(pl.concat([rated, stones.select(rated.columns)]), keys,
-                   [*keys, "n", "count", "rate", "ci_low", "ci_high", "mean"])  # fmt: skip
+    return _finish(pl.concat([rated, stones.select(rated.columns)]), "envit")
 
 
 def trut(t: Tables) -> pl.DataFrame:
@@ -763,8 +713,7 @@ def trut(t: Tables) -> pl.DataFrame:
     columns = ["variant", "players", "policy", "measure", "level", "trick_no", "n", "count"]
     no_trick = pl.lit(None, pl.Int64).alias("trick_no")
     frames = [p.with_columns(no_trick).select(columns) for p in parts] + [timing.select(columns)]
-    keys = ["variant", "players", "policy", "measure", "level", "trick_no"]
-    return _finish(_rate_columns(pl.concat(frames)), keys, [*keys, "n", "count", "rate", "ci_low", "ci_high"])
+    return _finish(_rate_columns(pl.concat(frames)), "trut")
 
 
 def french(t: Tables) -> pl.DataFrame:
@@ -851,8 +800,7 @@ def french(t: Tables) -> pl.DataFrame:
     )  # fmt: skip
     columns = ["variant", "players", "policy", "measure", "size", "n", "count"]
     frames = [p.rename({"level": "size"}).select(columns) for p in parts]
-    keys = ["variant", "players", "policy", "measure", "size"]
-    return _finish(_rate_columns(pl.concat(frames)), keys, [*keys, "n", "count", "rate", "ci_low", "ci_high"])
+    return _finish(_rate_columns(pl.concat(frames)), "french")
 
 
 def void_hands(t: Tables) -> pl.DataFrame:
@@ -860,7 +808,7 @@ def void_hands(t: Tables) -> pl.DataFrame:
         _hands(t).group_by(GROUP).agg(pl.len().cast(pl.Int64).alias("hands"), count(pl.col("void")).alias("void_hands"))
     )
     result = per_group.with_columns(*rate_with_interval("void_hands", "hands", "void_rate"))
-    return _finish(result, GROUP, ["variant", "players", "hands", "void_hands", "void_rate", "ci_low", "ci_high"])
+    return _finish(result, "void_hands")
 
 
 def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
@@ -945,37 +893,11 @@ def variant_comparison(t: Tables, threshold: float = 0.33) -> pl.DataFrame:
             "first_trick_value"
         ),
     ).with_columns((pl.col("mano_win_rate") - 1.0 / pl.col("sides")).alias("mano_edge"))
-    return _finish(result, GROUP, list(_COMPARISON_COLUMNS))
+    return _finish(result, "variant_comparison")
 
 
-_COMPARISON_COLUMNS = (
-    "variant", "players", "sides", "unit", "policies", "games", "hands", "mean_hands_per_game",
-    "first_trick_hands", "first_trick_win_rate", "first_trick_ci_low", "first_trick_ci_high", "first_trick_value",
-    "raises", "bluffs", "bluff_rate", "bluff_ci_low", "bluff_ci_high",
-    "bluffs_folded", "bluff_success_rate", "bluff_success_ci_low", "bluff_success_ci_high",
-    "facing", "folds", "fold_rate", "fold_ci_low", "fold_ci_high",
-    "decided_hands", "eldest_wins", "mano_win_rate", "mano_ci_low", "mano_ci_high", "mano_edge",
-    "tricks", "tied_tricks", "tie_rate", "tie_ci_low", "tie_ci_high",
-)  # fmt: skip
-
-
-CHECKS: dict[str, Callable[..., pl.DataFrame]] = {
-    "game_results": game_results,
-    "first_trick_value": first_trick_value,
-    "bluff_success": bluff_success,
-    "fold_rates": fold_rates,
-    "mano_advantage": mano_advantage,
-    "stake_distribution": stake_distribution,
-    "tie_frequency": tie_frequency,
-    "strength_curve": strength_curve,
-    "raise_rates": raise_rates,
-    "player_results": player_results,
-    "envit": envit,
-    "trut": trut,
-    "french": french,
-    "void_hands": void_hands,
-    "variant_comparison": variant_comparison,
-}
+CHECKS: dict[str, Callable[..., pl.DataFrame]] = {name: globals()[name] for name in STATISTICS}
+"""The twin of every statistic of the registry: the function of this module named as the statistic."""
 
 
 def compute(name: str, data: Path | Sequence[Path], params: Mapping[str, float] | None = None) -> pl.DataFrame:
