@@ -199,6 +199,26 @@ def policies() -> None:
         typer.echo(line)
 
 
+# Where the chunks of games are played (simulate, match, tournament, sweep): declared once.
+_Backend = Annotated[
+    str,
+    typer.Option(
+        metavar="NAME",
+        help="Where the games are played: local (worker processes on this machine) or ray (a Ray cluster; "
+        "pip install 'truc-lab[ray]'); the data does not depend on it.",
+    ),
+]
+_Address = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDR",
+        help="With --backend ray: the cluster's address (HOST:PORT, ray://HOST:PORT or auto).  [default: a Ray "
+        "started on this machine for the command]",
+        show_default=False,
+    ),
+]
+
+
 @command(short_help="Play bots against each other into a dataset.")
 @clean_errors
 def simulate(
@@ -238,10 +258,13 @@ def simulate(
         int | None,
         typer.Option(
             metavar="W",
-            help="Worker processes; the data does not depend on it.  [default: every usable core]",
+            help="Worker processes; the data does not depend on it.  [default: every usable core, or with "
+            "--backend ray every CPU of the cluster]",
             show_default=False,
         ),
     ] = None,
+    backend: _Backend = "local",
+    address: _Address = None,
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or a dataset and nothing else.")
     ] = False,
@@ -250,6 +273,7 @@ def simulate(
     """Play bots against each other and write the games as a Parquet dataset."""
     from pipeline.simulate import SimulationSpec
     from pipeline.simulate import simulate as run
+    from pipeline.workers import Backend
 
     options = _pairs(option, "--option")
     if players is not None:
@@ -265,7 +289,7 @@ def simulate(
             _fail(f"--seat-policy {int(seat)} is given twice")
         seats[int(seat)] = seat_spec.strip()
     command = shlex.join(["truc", *sys.argv[1:]])
-    spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command)
+    spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command, Backend(backend, address))
     for warning in spec.warnings():
         typer.echo(f"warning: {warning}", err=True)
     with _progress(quiet, "simulating") as update:
@@ -301,7 +325,8 @@ _Workers = Annotated[
     int | None,
     typer.Option(
         metavar="W",
-        help="Worker processes; the results do not depend on it.  [default: every usable core]",
+        help="Worker processes; the results do not depend on it.  [default: every usable core, or with --backend "
+        "ray every CPU of the cluster]",
         show_default=False,
     ),
 ]
@@ -319,9 +344,18 @@ _Unpaired = Annotated[
 
 
 def _experiment_settings(
-    variant: str, players: int | None, option: list[str], games: int, seed: int, workers: int | None, unpaired: bool
+    variant: str,
+    players: int | None,
+    option: list[str],
+    games: int,
+    seed: int,
+    workers: int | None,
+    unpaired: bool,
+    backend: str,
+    address: str | None,
 ) -> Any:
     from pipeline.experiments.designs import Settings
+    from pipeline.workers import Backend
 
     options = _pairs(option, "--option")
     if players is not None:
@@ -329,7 +363,7 @@ def _experiment_settings(
             _fail(f"--players {players} disagrees with --option players={options['players']}")
         options["players"] = str(players)
     command = shlex.join(["truc", *sys.argv[1:]])
-    return Settings(variant, games, seed, options, workers, command, not unpaired)
+    return Settings(variant, games, seed, options, workers, command, not unpaired, Backend(backend, address))
 
 
 R = TypeVar("R")
@@ -357,6 +391,8 @@ def match(
     games: _PairedGames = 10_000,
     seed: _Seed = 0,
     workers: _Workers = None,
+    backend: _Backend = "local",
+    address: _Address = None,
     format: _Format = "table",
     overwrite: _Overwrite = False,
     quiet: _Quiet = False,
@@ -372,7 +408,7 @@ def match(
     from pipeline.stats import check_format
 
     check_format(format)
-    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
+    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired, backend, address)
     result = _played(quiet, settings, 1, lambda played: run_match(settings, a, b, out, overwrite, played))
     typer.echo(match_output(result, format, str(out)))
 
@@ -390,6 +426,8 @@ def tournament(
     games: _PairedGames = 2000,
     seed: _Seed = 0,
     workers: _Workers = None,
+    backend: _Backend = "local",
+    address: _Address = None,
     format: _Format = "table",
     overwrite: _Overwrite = False,
     quiet: _Quiet = False,
@@ -405,7 +443,7 @@ def tournament(
     from pipeline.stats import check_format
 
     check_format(format)
-    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
+    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired, backend, address)
     matches = len(policy) * (len(policy) - 1) // 2
     found = _played(quiet, settings, matches, lambda played: run_tournament(settings, policy, out, overwrite, played))
     typer.echo(tournament_output(found, format, str(out)))
@@ -437,6 +475,8 @@ def sweep(
     games: _PairedGames = 2000,
     seed: _Seed = 0,
     workers: _Workers = None,
+    backend: _Backend = "local",
+    address: _Address = None,
     format: _Format = "table",
     overwrite: _Overwrite = False,
     quiet: _Quiet = False,
@@ -453,7 +493,7 @@ def sweep(
     from pipeline.stats import check_format
 
     check_format(format)
-    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired)
+    settings = _experiment_settings(variant, players, option, games, seed, workers, unpaired, backend, address)
     axes = [parse_vary(item) for item in vary]
     points = len(grid(policy, axes)[1])
     matches = points * (points - 1) // 2 if against.strip().lower() == SELF else points + 1

@@ -25,7 +25,7 @@ from pipeline.rows import add_game
 from pipeline.store import SIMULATION, TABLES, atomic_dataset, new_batches, write_manifest, write_part
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.variants import get_variant
-from pipeline.workers import run_in_order
+from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order
 
 CHUNK_GAMES = 250
 
@@ -40,8 +40,9 @@ class SimulationSpec:
     options: Mapping[str, str] = field(default_factory=dict)
     policy: str = "threshold"
     seat_policies: Mapping[int, str] = field(default_factory=dict)
-    workers: int | None = None  # None: every core this process may use (``usable_cores``)
+    workers: int | None = None  # None: every core this process may use (``usable_cores``), or the Ray cluster's
     command: str = ""
+    backend: Backend = LOCAL_BACKEND  # where the chunks are played: worker processes here, or a Ray cluster
 
     def warnings(self) -> list[str]:
         """What the spec sets to no effect: policy parameters the variant's decisions do not read, and signals
@@ -155,7 +156,7 @@ def simulate(
     ``progress(games_done, hands_done)`` is called after each chunk.
     """
     config, seat_specs = resolve(spec)
-    asked = usable_cores() if spec.workers is None else spec.workers
+    asked = spec.workers if spec.workers is not None else spec.backend.cores() or usable_cores()
     for size in (1, 3):  # computed once here, inherited by forked workers
         strength_table(config.variant, size, config.opponents)
     started = time.perf_counter()
@@ -187,7 +188,7 @@ def simulate(
                 progress(games_done, hands)
 
         workers = min(asked, len(chunks))
-        for chunk, result in zip(chunks, run_in_order(_run_chunk, chunks, workers), strict=True):
+        for chunk, result in zip(chunks, run_in_order(_run_chunk, chunks, workers, spec.backend), strict=True):
             collect(result, chunk[5] - chunk[4])
         seconds = time.perf_counter() - started
         manifest = run_manifest(

@@ -15,8 +15,12 @@ everything else that is said about it, and every other place reads it from here:
   (``summary``, of ``pipeline.report.summary``), what a null means in a column where it stands for a row of
   its own (``null_means``), and a column's header where it means something else than in the other
   statistics (``headers``);
-- which bots' parameters decide what it counts (``drivers``): a finding that restates such a parameter (the
-  threshold bot folds below ``call_at``) describes the bot, not the game.
+- which bots' parameters decide what it counts (``drivers``: bot name -> parameters): a finding that restates
+  such a parameter (the threshold bot folds below ``call_at``) describes the bot, not the game. They are the
+  union over the variants it counts: ``pipeline.policies.POLICIES[bot].read_in[variant]`` says which of them
+  one variant's decisions read (``ladder_step`` in valencian only, ``see_at`` in the trut family). A
+  statistic of whole hands or games that no one rule decides (``first_trick_value``, ``game_results``)
+  declares none.
 
 The chart and findings functions are named, not imported: ``truc stats`` does not load Altair. The report
 modules build their tables of functions (``charts.CHARTS``, ``summary.SUMMARIES``) from these names when

@@ -1,30 +1,88 @@
-"""Running chunks of work in worker processes, results in order, and a clear error when a worker dies.
+"""Running chunks of work on a backend, results in order, in bounded memory, and a clear error when a worker dies.
 
 The simulator and the experiments cut their games into fixed chunks (the data never depends on the number of
-workers) and hand them to ``run_in_order``. A worker that the system kills (the out-of-memory killer, ``kill
--9``) used to leave ``multiprocessing.Pool`` waiting forever for its chunk; a ``ProcessPoolExecutor`` notices the
-death and raises, which ``run_in_order`` turns into ``WorkerDied``, so the command stops with one line and the
-output being written is removed (``store.atomic_dataset``).
+workers) and hand them to ``run_in_order`` with a ``Backend``: worker processes on this machine (``local``, the
+default), or tasks on a Ray cluster (``ray``, ``pipeline.ray_backend``; an optional extra). Either way the
+results come back in the chunks' order, and at most ``IN_FLIGHT_PER_WORKER`` chunks per worker are handed out
+ahead of the one the caller waits for: a chunk's result is its rows, so the caller's memory holds a few chunks per
+worker, whatever the size of the run.
+
+A worker that the system kills (the out-of-memory killer, ``kill -9``) used to leave ``multiprocessing.Pool``
+waiting forever for its chunk; a ``ProcessPoolExecutor`` notices the death and raises, which ``run_in_order``
+turns into ``WorkerDied``, so the command stops with one line and the output being written is removed
+(``store.atomic_dataset``). The Ray backend does the same with a worker or a node that Ray reports lost.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import multiprocessing
 import signal
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Final, TypeVar
 
 from pipeline.store import STOP_SIGNALS, stop_signals_held
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")
 
+LOCAL: Final = "local"
+RAY: Final = "ray"
+BACKENDS: Final = (LOCAL, RAY)
+
+IN_FLIGHT_PER_WORKER: Final = 2
+"""Chunks handed out per worker at a time: the one it plays and the next, so that no worker waits for the caller
+while the caller takes the results in order; the results that wait for an earlier chunk are at most this many per
+worker."""
+
+RAY_EXTRA: Final = "pip install 'truc-lab[ray]'"
+
 
 class WorkerDied(RuntimeError):
-    """A worker process ended without returning its chunk's result."""
+    """A worker process (or a Ray worker, or its node) ended without returning its chunk's result."""
+
+
+class BackendError(ValueError):
+    """A backend asked for that cannot be used: an unknown name, an address without Ray, Ray not installed, a
+    cluster that cannot be reached or whose nodes do not run the same code as this machine."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where the chunks run: ``local`` worker processes, or ``ray`` tasks on the Ray cluster at ``address``
+    (None: a Ray started on this machine for the command, and stopped with it)."""
+
+    name: str = LOCAL
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise BackendError(f"--backend must be {' or '.join(BACKENDS)}, not {self.name!r}")
+        if self.address is not None and self.name != RAY:
+            raise BackendError("--address is the address of a Ray cluster: it needs --backend ray")
+        if self.name == RAY and importlib.util.find_spec("ray") is None:
+            raise BackendError(f"--backend ray needs Ray, which is not installed here: {RAY_EXTRA}")
+        if self.address is not None and not self.address.strip():
+            raise BackendError("--address is empty: give a Ray cluster's address (HOST:PORT, ray://HOST:PORT, auto)")
+
+    def cores(self) -> int | None:
+        """The CPUs of the Ray cluster, the default number of workers there (connecting to it, or starting a
+        Ray on this machine, once per process); None for the local backend, whose default is this machine's
+        usable cores."""
+        if self.name == LOCAL:
+            return None
+        from pipeline import ray_backend
+
+        return ray_backend.cluster_cpus(self.address)
+
+
+LOCAL_BACKEND: Final = Backend()
 
 
 def _leave_interrupts_to_the_parent() -> None:
@@ -37,10 +95,19 @@ def _leave_interrupts_to_the_parent() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held by the parent while it forked
 
 
-def run_in_order(work: Callable[[Chunk], Result], chunks: Sequence[Chunk], workers: int) -> Iterator[Result]:
-    """``work(chunk)`` for every chunk, yielded in the chunks' order: in this process when ``workers`` is 1 (or
-    there is one chunk), else in ``workers`` processes (forked on Linux, so a worker inherits what the parent
-    computed, e.g. strength tables). Raises ``WorkerDied`` when a worker process dies."""
+def run_in_order(
+    work: Callable[[Chunk], Result], chunks: Sequence[Chunk], workers: int, backend: Backend = LOCAL_BACKEND
+) -> Iterator[Result]:
+    """``work(chunk)`` for every chunk, yielded in the chunks' order, with at most ``IN_FLIGHT_PER_WORKER`` chunks
+    per worker handed out at a time. Locally: in this process when ``workers`` is 1 (or there is one chunk), else in
+    ``workers`` processes (forked on Linux, so a worker inherits what the parent computed, e.g. strength tables).
+    On Ray: as tasks on the cluster, ``work`` passed by reference (an importable module-level function, as is
+    every chunk's content), ``workers`` chunks played at a time. Raises ``WorkerDied`` when a worker dies."""
+    if backend.name == RAY:
+        from pipeline import ray_backend
+
+        yield from ray_backend.run_in_order(work, chunks, workers, backend.address)
+        return
     if workers <= 1 or len(chunks) <= 1:
         for chunk in chunks:
             yield work(chunk)
@@ -48,17 +115,23 @@ def run_in_order(work: Callable[[Chunk], Result], chunks: Sequence[Chunk], worke
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     executor = None
     finished = False
+    waiting = iter(chunks)
+    pending: deque[Future[Result]] = deque()
     try:
         # The workers are started by the first submission: Ctrl-C and SIGTERM are held until every worker is
-        # started and every chunk queued, so that an interrupt never lands in the middle of a fork.
+        # started and the first chunks queued, so that an interrupt never lands in the middle of a fork.
         with stop_signals_held():
             executor = ProcessPoolExecutor(
                 min(workers, len(chunks)), mp_context=context, initializer=_leave_interrupts_to_the_parent
             )
-            futures = [executor.submit(work, chunk) for chunk in chunks]
+            for chunk in itertools.islice(waiting, workers * IN_FLIGHT_PER_WORKER):
+                pending.append(executor.submit(work, chunk))
         try:
-            for future in futures:
-                yield future.result()
+            while pending:
+                result = pending.popleft().result()
+                for chunk in itertools.islice(waiting, 1):
+                    pending.append(executor.submit(work, chunk))
+                yield result
         except BrokenProcessPool:
             raise WorkerDied(
                 "a worker process died before finishing its games (killed by the system: out of memory, or a "

@@ -36,6 +36,7 @@ from pipeline.experiments.runner import (
 from pipeline.playing import rubber_wins
 from pipeline.policies import parse_policy
 from pipeline.store import DATASET_KIND, DatasetError, atomic_dataset, read_json, read_manifest
+from pipeline.workers import LOCAL_BACKEND, Backend
 
 EXPERIMENT_FILE: Final = "experiment.json"
 """The result of a tournament or a sweep, beside its runs (a match's is in its manifest's ``experiment``)."""
@@ -50,7 +51,8 @@ BOOTSTRAP_RESAMPLES: Final = 1000
 
 @dataclass(frozen=True)
 class Settings:
-    """What every design shares: the game, the games per match, the seed, the workers and the command."""
+    """What every design shares: the game, the games per match, the seed, the workers (and their backend) and the
+    command."""
 
     variant: str
     games: int
@@ -59,6 +61,7 @@ class Settings:
     workers: int | None = None
     command: str = ""
     paired: bool = True
+    backend: Backend = LOCAL_BACKEND  # where the chunks are played: worker processes here, or a Ray cluster
 
 
 @dataclass
@@ -124,7 +127,15 @@ def run_match(
 
     with atomic_dataset(out, overwrite) as root:
         (outcome,) = play_matches(
-            settings.variant, settings.options, [match], root, settings.workers, settings.command, result_of, progress
+            settings.variant,
+            settings.options,
+            [match],
+            root,
+            settings.workers,
+            settings.command,
+            result_of,
+            progress,
+            backend=settings.backend,
         )
     return MatchResult(outcome, _analyse(outcome), bool(rubber_wins(config)))
 
@@ -196,7 +207,15 @@ def _round_robin(
         return {"result": MatchResult(outcome, _analyse(outcome), rubbers).to_json()}
 
     outcomes = play_matches(
-        settings.variant, settings.options, matches, root, settings.workers, settings.command, result_of, progress
+        settings.variant,
+        settings.options,
+        matches,
+        root,
+        settings.workers,
+        settings.command,
+        result_of,
+        progress,
+        backend=settings.backend,
     )
     results = [MatchResult(o, _analyse(o), rubbers) for o in outcomes]
     table = analysis.tournament(
@@ -458,6 +477,7 @@ def run_sweep(
                 settings.command,
                 result_of,
                 progress,
+                backend=settings.backend,
             )
             results = [MatchResult(o, _analyse(o), rubbers) for o in outcomes]
             best = max(range(len(results)), key=lambda k: (results[k].analysed.win_rate, -k))
@@ -479,6 +499,7 @@ def run_sweep(
                 settings.command,
                 result_of,
                 progress,
+                backend=settings.backend,
             )
             confirm = MatchResult(confirmed, _analyse(confirmed), rubbers)
             result = SweepResult(policy, list(axes), points, specs, against, results, None, best, confirm)

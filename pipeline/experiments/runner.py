@@ -31,7 +31,7 @@ from pipeline.simulate import CHUNK_GAMES, SEED_MAX, run_manifest, usable_cores
 from pipeline.store import TABLES, new_batches, write_manifest, write_part
 from pipeline.strength import strength_table
 from pipeline.variants import get_variant
-from pipeline.workers import run_in_order
+from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order
 
 PAIRS_PER_CHUNK: Final = CHUNK_GAMES // 2
 """Pairs in one chunk (one Parquet part): as many games as a chunk of ``truc simulate``."""
@@ -225,10 +225,12 @@ def play_matches(
     command: str,
     experiment: Callable[[MatchOutcome], dict[str, Any]],
     progress: Callable[[int, int], None] | None = None,
+    backend: Backend = LOCAL_BACKEND,
 ) -> list[MatchOutcome]:
     """Play every match, all chunks of all matches in one pool of ``workers`` processes (every usable core by
-    default), each match written as a dataset in ``root / match.folder`` whose manifest's ``experiment`` is
-    ``experiment(outcome)``. ``progress(games_done, hands_done)`` follows the games."""
+    default; with a Ray ``backend``, tasks on every CPU of its cluster), each match written as a dataset in
+    ``root / match.folder`` whose manifest's ``experiment`` is ``experiment(outcome)``. ``progress(games_done,
+    hands_done)`` follows the games."""
     config = two_sided_config(variant, options)
     for match in matches:
         parse_policy(match.a)
@@ -244,13 +246,13 @@ def play_matches(
     ]
     for folder in {root / m.folder for m in matches}:
         folder.mkdir(parents=True, exist_ok=True)
-    asked = usable_cores() if workers is None else workers
+    asked = workers if workers is not None else backend.cores() or usable_cores()
     if asked < 1:
         raise SimulationError(f"--workers must be at least 1, not {asked}")
     used = min(asked, len(chunks))
     started = time.perf_counter()
     games_done = hands_done = 0
-    for result in run_in_order(_play_chunk, chunks, used):
+    for result in run_in_order(_play_chunk, chunks, used, backend):
         outcome = outcomes[result.index]
         outcome.scores += result.scores
         outcome.margins += result.margins
