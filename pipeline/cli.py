@@ -212,8 +212,8 @@ _Address = Annotated[
     str | None,
     typer.Option(
         metavar="ADDR",
-        help="With --backend ray: the cluster's address (HOST:PORT, ray://HOST:PORT or auto).  [default: a Ray "
-        "started on this machine for the command]",
+        help="With --backend ray: the cluster's address (HOST:PORT of its head, or auto: the Ray running on this "
+        "machine).  [default: a Ray started on this machine for the command]",
         show_default=False,
     ),
 ]

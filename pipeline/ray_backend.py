@@ -29,6 +29,7 @@ import platform
 import secrets
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 from collections import deque
@@ -49,6 +50,9 @@ run ends with ``WorkerDied``. An error of the chunk's own (bad input) is never r
 
 CHECK_SECONDS: Final = 120
 """How long the check of the nodes' environment may wait for each node to run it (a busy or starting node)."""
+
+CONNECT_SECONDS: Final = 10
+"""How long the head of a cluster at ``--address`` may take to accept a connection before it is said unreachable."""
 
 _connected: dict[str, Any] = {}
 """This process's use of Ray: ``checked`` once every node's environment was found the same as this machine's."""
@@ -92,6 +96,7 @@ def _start(ray: Any, address: str | None) -> None:
         options["_temp_dir"] = temporary
         options["address"] = "local"  # a new Ray, even when another runs on this machine (ray.init would join it)
     else:
+        _check_reachable(address)
         options["address"] = address
     handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -122,6 +127,23 @@ def _quiet_error_messages() -> None:
             logging.getLogger("ray").warning("(%s) %s", data.get("pid", "ray"), line)
 
     setattr(module, "print_to_stdstream", to_log)  # noqa: B010 (a module attribute mypy does not know)
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once an address whose host does not answer on its port: Ray would try for minutes, writing its
+    attempts on stderr. ``auto`` (the Ray that ``ray start`` runs on this machine) is left to Ray."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if address == "auto" or not sep:
+        return
+    if not port.isdigit():
+        raise BackendError(f"--address {address}: the port must be a number (HOST:PORT or auto)")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        raise BackendError(
+            f"could not reach the Ray cluster at {address}: {exc.strerror or exc} (is `ray start --head` running "
+            "there, and the port open?)"
+        ) from None
 
 
 def _stop(ray: Any, temporary: str | None) -> None:

@@ -69,7 +69,7 @@ class Backend:
         if self.name == RAY and importlib.util.find_spec("ray") is None:
             raise BackendError(f"--backend ray needs Ray, which is not installed here: {RAY_EXTRA}")
         if self.address is not None and not self.address.strip():
-            raise BackendError("--address is empty: give a Ray cluster's address (HOST:PORT, ray://HOST:PORT, auto)")
+            raise BackendError("--address is empty: give a Ray cluster's address (HOST:PORT or auto)")
 
     def cores(self) -> int | None:
         """The CPUs of the Ray cluster, the default number of workers there (connecting to it, or starting a

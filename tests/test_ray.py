@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -162,6 +163,32 @@ def test_backend_options_are_checked(tmp_path: Path) -> None:
         Backend("spark")
     with pytest.raises(ValueError, match="--address .* needs --backend ray"):
         Backend(LOCAL, "127.0.0.1:6379")
+
+
+def test_an_address_that_does_not_answer_is_said_at_once(tmp_path: Path) -> None:
+    """Ray would try for minutes, writing each attempt on stderr: the command says it in one line instead."""
+    with socket.socket() as free:  # a port nobody listens on: bound, never listened to
+        free.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{free.getsockname()[1]}"
+        command = [
+            TRUC,
+            "simulate",
+            "--games",
+            "4",
+            "--backend",
+            "ray",
+            "--address",
+            address,
+            "--out",
+            str(tmp_path / "d"),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"error: could not reach the Ray cluster at {address}: Connection refused (is `ray start --head` running "
+        "there, and the port open?)"
+    ]
+    assert not (tmp_path / "d").exists()
 
 
 def _command_env(home: Path) -> dict[str, str]:
