@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml setup.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet $$($(BUILD_REQUIRES))
-	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[dev,ray,research]'
 	@touch $(STAMP)
 
 chromium:

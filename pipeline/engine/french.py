@@ -140,6 +140,11 @@ class FrenchGame(Game):
             hands[(eldest + i - start) % n].append(pile[i])
         return self._dealt(hands, unknown=False)
 
+    def deal_pool(self) -> list[int]:
+        """A redeal draws from the cards not dealt yet in the hand."""
+        dealt = self.hand_cards
+        return [c for c in range(self.deck_size) if c not in dealt] if self.drawn else super().deal_pool()
+
     def apply_deal(self, hands: list[list[int]]) -> EventTuple:
         """Apply a recorded deal; a redeal's cards must come from the stock, none dealt before in the hand."""
         if self.phase is DEALING and self.drawn:

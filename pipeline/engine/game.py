@@ -228,6 +228,18 @@ class DealStream:
         other.s0, other.s1, other.s2, other.s3 = self.s0, self.s1, self.s2, self.s3
         return other
 
+    def __reduce__(self) -> tuple[Any, tuple[int, int, int, int, int, int]]:
+        """Pickled as its key and state (compiled, the class has no ``__dict__`` for pickle to read)."""
+        return _restored_stream, (self.key_high, self.key_low, self.s0, self.s1, self.s2, self.s3)
+
+
+def _restored_stream(key_high: int, key_low: int, s0: int, s1: int, s2: int, s3: int) -> DealStream:
+    """The deal stream ``DealStream.__reduce__`` describes."""
+    stream = DealStream(0)
+    stream.key_high, stream.key_low = key_high, key_low
+    stream.s0, stream.s1, stream.s2, stream.s3 = s0, s1, s2, s3
+    return stream
+
 
 def new_game(config: Config, *args: Any, **kwargs: Any) -> Game:
     """A new game of ``config``'s variant, built by the engine class the variant names (``Variant.engine``);
@@ -499,6 +511,12 @@ class Game:
         hand)."""
         return self.cards_dealt
 
+    def deal_pool(self) -> list[int]:
+        """The cards the chance step the engine waits for draws from, in card order (what a game-tree tool
+        deals card by card through ``apply_deal``): the whole deck for a hand's first deal; a family that
+        deals again inside a hand draws from what is left."""
+        return list(range(self.deck_size))
+
     def play_action(self, seat: int, card: int) -> Action:
         """The action ``seat play card`` (made once per seat and card of a deck: bots play many)."""
         return self._play_table[seat][card]
@@ -728,6 +746,34 @@ class Game:
             setattr(other, name, value if name in shared else _copied(value))
         return other
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """``copy.deepcopy`` makes a ``clone`` (what OpenSpiel does to a Python game's state to copy it)."""
+        return self.clone()
+
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, tuple[Config, dict[str, Any]]]:
+        """Pickled as its configuration and every other attribute (a ``Config`` pickles as its variant's name
+        and options: ``pipeline.variants``). What OpenSpiel's serialisation of a Python game's state needs."""
+        return _restored_game, (self.config, self._state())
+
+    def _state(self) -> dict[str, Any]:
+        """Every attribute but the configuration and the variant, by name, as they stand (the shared ones
+        too: a hand's play order is a shared table the hand points to)."""
+        engine: Any = type(self)
+        names: Any = getattr(engine, "__mypyc_attrs__", None)  # compiled: the class's attributes
+        if names is None:
+            names = list(vars(self))  # interpreted: the instance's own
+        state: dict[str, Any] = {}
+        for name in names:
+            if name in ("config", "variant") or name.startswith("__"):
+                continue
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                state[name] = value
+        return state
+
     def determinise(self, seat: int, rng: random.Random) -> None:
         """Replace, in place (on a ``clone``), every card ``seat`` has not seen by a random assignment of the
         unseen cards, consistent with what it has seen (``seen_by``), and give the game a deal stream of its
@@ -865,6 +911,15 @@ def resolve_trick(
 
 _UNSET: Final = object()
 """What ``getattr`` gives ``Game.clone`` for an attribute not set yet."""
+
+
+def _restored_game(config: Config, state: dict[str, Any]) -> Game:
+    """The game ``Game.__reduce__`` describes: built afresh by its engine class, then given its state."""
+    engine: Any = config.variant.engine
+    game: Game = engine(config, state["seed"], state["first_dealer"])
+    for name, value in state.items():
+        setattr(game, name, value)
+    return game
 
 
 def _copied(value: Any) -> Any:

@@ -557,6 +557,14 @@ class TrutGame(Game):
         self.stock = stock[n * k :]
         return self._dealt_more(hands)
 
+    def deal_pool(self) -> list[int]:
+        """A deal inside the hand draws from the stock (a new shuffle of the whole deck when a "sec" redeal
+        finds it short)."""
+        k = self.extra_cards
+        if not k or (self.extra_replace and len(self.stock) < self.n * k):
+            return super().deal_pool()
+        return sorted(self.stock)
+
     def apply_deal(self, hands: list[list[int]]) -> EventTuple:
         if not self.extra_cards:
             return super().apply_deal(hands)

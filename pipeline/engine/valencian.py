@@ -61,6 +61,10 @@ class EnvitCall:
     fold: int
     accept: int
 
+    def __reduce__(self) -> tuple[type[EnvitCall], tuple[str, int, int]]:
+        """Pickled by its fields (compiled, a frozen dataclass cannot be given its state after it is built)."""
+        return EnvitCall, (self.verb, self.fold, self.accept)
+
 
 ENVIT_LADDER: dict[str | None, tuple[EnvitCall, ...]] = {
     None: (EnvitCall(ENVIT, 1, 2), EnvitCall(ENVIT_FALTA, 1, FALTA_STAKE)),

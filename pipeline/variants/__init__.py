@@ -1,6 +1,12 @@
-"""The registry of variants. Each variant lives in its own module and imports only the engine's rules."""
+"""The registry of variants. Each variant lives in its own module and imports only the engine's rules.
 
-from pipeline.engine.rules import Variant
+A ``Config`` pickles as its variant's name and options (``copyreg``, registered here): a variant holds
+functions and tables that are rebuilt by configuring the variant again, which gives the same value."""
+
+import copyreg
+from collections.abc import Callable, Mapping
+
+from pipeline.engine.rules import Config, Variant
 from pipeline.names import did_you_mean
 from pipeline.variants.catalan import CATALAN
 from pipeline.variants.french import FRENCH
@@ -44,3 +50,15 @@ def get_variant(name: str) -> Variant:
             else did_you_mean(name, VARIANTS)
         )
         raise UnknownVariant(f"unknown variant {name!r}{hint}; variants: {', '.join(VARIANTS)}") from None
+
+
+def configured(name: str, options: Mapping[str, str]) -> Config:
+    """The configuration of variant ``name`` under ``options`` (how a pickled ``Config`` is read back)."""
+    return get_variant(name).configure(options)
+
+
+def _reduce_config(config: Config) -> tuple[Callable[..., Config], tuple[str, dict[str, str]]]:
+    return configured, (config.variant.name, dict(config.options))
+
+
+copyreg.pickle(Config, _reduce_config)
