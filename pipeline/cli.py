@@ -503,6 +503,17 @@ def sweep(
     typer.echo(sweep_output(found, format, str(out)))
 
 
+_HistoryWorkers = Annotated[
+    int | None,
+    typer.Option(
+        metavar="W",
+        help="Worker processes, each reading a range of whole games of a file; the output does not depend on it.  "
+        "[default: every usable core]",
+        show_default=False,
+    ),
+]
+
+
 @command("import", short_help="Read .truc hand histories into a dataset.")
 @clean_errors
 def import_(
@@ -526,6 +537,7 @@ def import_(
             "--dedupe", help="Import once a game read twice (same variant, options, deals and actions); else a warning."
         ),
     ] = False,
+    workers: _HistoryWorkers = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Read hand histories in the .truc text format, replay them, and write a Parquet dataset."""
@@ -535,7 +547,13 @@ def import_(
         with _progress(quiet, "importing") as update:
             sources = [sys.stdin.buffer if str(path) == "-" else path for path in files]
             result = import_files(
-                sources, out, overwrite=overwrite, skip_invalid=skip_invalid, dedupe=dedupe, progress=update
+                sources,
+                out,
+                overwrite=overwrite,
+                skip_invalid=skip_invalid,
+                dedupe=dedupe,
+                progress=update,
+                workers=workers,
             )
     except NothingToImport as nothing:
         for problem in nothing.invalid:
@@ -557,6 +575,7 @@ def check(
             metavar="FILE", help="The .truc files (a folder: its .truc files) to check; - reads standard input."
         ),
     ],
+    workers: _HistoryWorkers = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Check hand histories as an import would, writing nothing: every invalid game, then a count."""
@@ -564,7 +583,7 @@ def check(
 
     with _progress(quiet, "checking") as update:
         sources = [sys.stdin.buffer if str(path) == "-" else path for path in files]
-        result = check_files(sources, progress=update)
+        result = check_files(sources, progress=update, workers=workers)
     for problem in result.invalid:
         typer.echo(problem)
     verdict = "all valid" if result.ok else counted(len(result.invalid), "problem")
@@ -588,6 +607,15 @@ def export(
         list[int], typer.Option(metavar="ID", help="Write only this game (its game_id) of one dataset; repeatable.")
     ] = [],  # noqa: B006
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace --out if it is a file.")] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            metavar="W",
+            help="Worker processes, each replaying a chunk of games; the output does not depend on it.  "
+            "[default: every usable core]",
+            show_default=False,
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Write the games of one dataset or several as canonical .truc text."""
@@ -598,7 +626,7 @@ def export(
     to_stdout = str(out) == "-"
     with _progress(quiet, "exporting") as update:
         count = export_dataset(
-            data, sys.stdout if to_stdout else out, progress=update, overwrite=overwrite, game_ids=game
+            data, sys.stdout if to_stdout else out, progress=update, overwrite=overwrite, game_ids=game, workers=workers
         )
     typer.echo(f"exported {counted(count, 'game')} to {'standard output' if to_stdout else out}", err=to_stdout)
 

@@ -1,10 +1,11 @@
 """The two entry points the CLI calls: import `.truc` files into a dataset, export a dataset as `.truc`.
 
-``import_files`` streams each file (``reader.ByteLines``), replays every game through the engine
-(``reader``), turns each into rows with ``rows.add_game``, a part of ``CHUNK_GAMES`` games at a time, and
-writes the four tables and a manifest through ``store.atomic_dataset``: an import that fails leaves
-nothing at ``out``, and its memory does not grow with its files. A game read twice is reported
-(``game_identity``), or imported once with ``dedupe``.
+``import_files`` cuts each file into ranges of whole games (``ranges``), which worker processes read
+as streams (``reader.ByteLines``), replaying every game through the engine (``reader``) and turning each
+into rows with ``rows.add_game``; this process takes the ranges in order, decides the duplicates, and
+writes each range's rows as a part of the four tables, then a manifest, through ``store.atomic_dataset``:
+an import that fails leaves nothing at ``out``, and its memory does not grow with its files. A game read
+twice is reported (``game_identity``), or imported once with ``dedupe``.
 
 ``export_dataset`` reads the tables back in chunks of games, replays each game from its rows through the
 same visitor (lines built from rows instead of text), and writes the engine's records as canonical text
@@ -14,22 +15,28 @@ output).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
 from pipeline import __version__
 from pipeline.engine.actions import DEALT
+from pipeline.history.ranges import (
+    Range,
+    RangeRead,
+    file_ranges,
+    open_history,
+    read_range,
+)
 from pipeline.history.reader import (
     MATCH_TAGS,
     ActionLine,
@@ -38,41 +45,42 @@ from pipeline.history.reader import (
     GameRecord,
     HandLine,
     HistoryError,
+    MatchState,
     ReadResult,
     ReplayVisitor,
     TagLine,
     decode,
-    match_columns,
     parse,
 )
-from pipeline.history.writer import format_game, hand_from_record, seat_tag_index, tag_rank
+from pipeline.history.writer import format_game, hand_from_record
 from pipeline.names import counted
-from pipeline.rows import add_game
+from pipeline.simulate import usable_cores
 from pipeline.store import (
     IMPORT,
     SCHEMAS,
     TABLES,
     DatasetError,
-    TableBatch,
     atomic_dataset,
     atomic_file,
     dataset_folders,
-    new_batches,
     read_error,
     read_table,
     table_files,
     unchanged,
+    write_arrow,
     write_manifest,
-    write_part,
 )
 from pipeline.strength import DEFINITION
+from pipeline.workers import run_in_order
 
 MANIFEST_PROBLEMS = 100
 """The invalid games' errors a manifest keeps (``invalid``; ``invalid_count`` counts them all): a manifest
 stays small whatever the files."""
 
 CHUNK_GAMES = 500
-"""Games per Parquet part on import, and per read of the tables on export."""
+"""Games per read of the tables on export; on import, the least a Parquet part holds (but the last): the
+ranges read (``ranges.RANGE_BYTES`` of text, often more games than this) are written together until they
+hold as many."""
 
 
 @dataclass(frozen=True)
@@ -90,16 +98,7 @@ class ImportResult:
 
 def _open(path: Path) -> BinaryIO:
     """A history file opened for reading; a missing or unreadable file is a ``HistoryError``."""
-    path = Path(path)
-    source = str(path)
-    if not path.exists():
-        raise HistoryError(source, None, "no such file")
-    if path.is_dir():
-        raise HistoryError(source, None, "is a folder, not a history file")
-    try:
-        return path.open("rb")
-    except OSError as exc:
-        raise HistoryError(source, None, f"cannot read the file: {exc.strerror}") from None
+    return open_history(Path(path), str(path))
 
 
 def load_text(path: Path) -> str:
@@ -121,79 +120,31 @@ def record_text(record: GameRecord) -> str:
     return format_game(record.tags, (hand_from_record(record.game, hand) for hand in record.hands))
 
 
-_COLUMN_TAGS = frozenset({"Variant", "Options", "FirstDealer", "Seed", "Result"})
-"""Tags a column holds (``Result`` is the engine's, written again on export); ``SeatN`` and ``PolicyN`` are
-in the seats table, and ``MATCH_TAGS`` in theirs when ``match_columns`` takes them."""
-
-
-def other_tags(tags: Mapping[str, str], complete: bool = True) -> str | None:
-    """The tags of a game that no column holds (``Event``, ``Site``, ``Date``, ``Round``, custom ``_tags``,
-    and the ``Result`` of a game recorded in part, which the replay cannot give) as a JSON object in
-    canonical order (the ``games.tags`` column), or None when there are none."""
-    columns = match_columns(tags)
-    kept = [
-        (name, value)
-        for name, value in tags.items()
-        if (name not in _COLUMN_TAGS or (name == "Result" and not complete))
-        and name not in columns
-        and seat_tag_index(name) is None
-    ]
-    kept.sort(key=lambda item: tag_rank(item[0]) or (99, 0))  # the reader refuses tags of no rank
-    return json.dumps(dict(kept), ensure_ascii=False) if kept else None
-
-
-def seat_names(tags: Mapping[str, str], players: int) -> list[str | None]:
-    """Who sat at each seat (the ``SeatN`` tags; the ``seats.player`` column)."""
-    return [tags.get(f"Seat{seat}") for seat in range(players)]
-
-
 Progress = Callable[[int, int, int, int], None]
 """``progress(done, total, games, hands)``: how far a long import or export is (in bytes read or games
 written, out of ``total``) and the games and hands done so far."""
 
 
 class _Tally:
-    """Games and hands replayed so far, file by file; ``progress`` is told the bytes read after each file
-    and at the points the subclass reports (the file being read counted by the bytes read of it)."""
+    """Games and hands replayed so far, range by range (``ranges.RangeRead``); ``progress`` is told the bytes
+    read after each range."""
 
     def __init__(self, progress: Progress | None = None, total: int = 0) -> None:
         self.games = 0
         self.hands = 0
         self.found = 0  # valid games read, duplicates included
         self.progress, self.total = progress, total
-        self.read = 0  # bytes of the files done
-        self.lines: ByteLines | None = None  # the file being read
-
-    def begin_file(self, lines: ByteLines) -> None:
-        self.lines = lines
-
-    def end_file(self, size: int) -> None:
-        """The file of ``size`` bytes is done (read, or skipped as unreadable)."""
-        self.read += size
-        self.lines = None
-        self.report()
+        self.read = 0  # bytes read
 
     def report(self) -> None:
         if self.progress is not None:
-            done = self.read + (0 if self.lines is None else self.lines.done)
-            self.progress(done, max(self.total, done), self.games, self.hands)  # standard input's size unknown
+            self.progress(self.read, max(self.total, self.read), self.games, self.hands)  # stdin's size unknown
 
-    def add(self, record: GameRecord, source: str) -> None:
-        """A valid game, read from the file named ``source``."""
-        self.found += 1
-        self.games += 1
-        self.hands += len(record.hands)
-
-
-def game_identity(record: GameRecord) -> int:
-    """What makes two records the same game: its variant, options, and every hand's dealer, deals and
-    actions (the engine's events), digested in 64 bits (two different games of ten million share one with a
-    chance of a few in a million). Tags, names, seeds and the text's spelling do not count; the two games of a
-    paired match (the same deals, the seats swapped) differ."""
-    game = record.game
-    hands = [(hand.dealer, hand.event_tuples) for hand in record.hands]
-    played = repr((game.variant.name, game.config.options_text(), hands))
-    return int.from_bytes(hashlib.blake2b(played.encode("utf-8"), digest_size=8).digest())
+    def take(self, read: RangeRead) -> None:
+        """The valid games of a range, in order."""
+        self.found += len(read.games)
+        self.games += len(read.games)
+        self.hands += sum(hands for _, _, hands in read.games)
 
 
 _LINE_BITS = 40
@@ -201,56 +152,87 @@ _LINE_BITS = 40
 
 
 class _Rows(_Tally):
-    """Rows of imported games, written one part of ``CHUNK_GAMES`` games at a time (progress told after
-    each part). A game already imported (``game_identity``) is a duplicate: reported, and skipped when
-    ``dedupe``."""
+    """Rows of imported games, their ``game_id`` counting the games of the import, written a part of at least
+    ``CHUNK_GAMES`` games at a time (the ranges read kept until they hold as many). A game already imported
+    (``game_identity``) is a duplicate: reported, and skipped when ``dedupe``: the driver decides, over every
+    range, from the identities the ranges' readers give."""
 
     def __init__(self, root: Path, progress: Progress | None = None, total: int = 0, dedupe: bool = False) -> None:
         super().__init__(progress, total)
         self.root = root
-        self.batches: dict[str, TableBatch] = new_batches()
         self.parts = 0
         self.rows = dict.fromkeys(TABLES, 0)
         self.dedupe = dedupe
         self.seen: dict[int, int] = {}  # a game's identity: where it was first read (_LINE_BITS), ~100 bytes
         self.sources: dict[str, int] = {}  # the sources read, numbered
         self.duplicates: list[str] = []
+        self.waiting: list[dict[str, pa.Table]] = []  # ranges' rows not written yet
+        self.waiting_games = 0
 
-    def add(self, record: GameRecord, source: str) -> None:
-        self.found += 1
-        here = self.sources.setdefault(record.source, len(self.sources)) << _LINE_BITS | record.line
-        first = self.seen.setdefault(game_identity(record), here)
-        if first != here:
-            names = list(self.sources)
-            where = f"{names[first >> _LINE_BITS]}:{first & ((1 << _LINE_BITS) - 1)}"
-            same = "the same variant, options, deals and actions"
-            self.duplicates.append(f"{record.source}:{record.line}: the same game as {where} ({same})")
-            if self.dedupe:
-                return
-        match = match_columns(record.tags)
-        self.hands += add_game(
-            self.batches,
-            self.games,
-            record.game,
-            record.hands,
-            record.policies(),
-            source,
-            record.complete,
-            match_no=match.get("_Match"),
-            match_winner=match.get("_MatchWinner"),
-            tags=other_tags(record.tags, record.complete),
-            players=seat_names(record.tags, record.game.n),
-        )
-        self.games += 1
-        if len(self.batches["games"]) >= CHUNK_GAMES:
+    def take(self, read: RangeRead) -> None:
+        source = read.range.source
+        number = self.sources.setdefault(source, len(self.sources)) << _LINE_BITS
+        skipped: list[int] = []  # the range's games not imported (its own numbers)
+        hands = 0
+        for local, (identity, line, game_hands) in enumerate(read.games):
+            self.found += 1
+            first = self.seen.setdefault(identity, number | line)
+            if first != number | line:
+                names = list(self.sources)
+                where = f"{names[first >> _LINE_BITS]}:{first & ((1 << _LINE_BITS) - 1)}"
+                same = "the same variant, options, deals and actions"
+                self.duplicates.append(f"{source}:{line}: the same game as {where} ({same})")
+                if self.dedupe:
+                    skipped.append(local)
+                    continue
+            hands += game_hands
+        kept = len(read.games) - len(skipped)
+        if kept:
+            tables = {name: _renumbered(t, self.games, len(read.games), skipped) for name, t in read.tables.items()}
+            self.waiting.append(tables)
+            self.waiting_games += kept
+        self.games += kept
+        self.hands += hands
+        if self.waiting_games >= CHUNK_GAMES:
             self.flush()
-            self.report()
 
     def flush(self) -> None:
-        for name, count in write_part(self.root, self.parts, self.batches).items():
-            self.rows[name] += count
+        """Write the rows waiting as one part of every table."""
+        if not self.waiting:
+            return
+        for name in TABLES:
+            table = pa.concat_tables([tables[name] for tables in self.waiting])
+            folder = self.root / name
+            folder.mkdir(parents=True, exist_ok=True)
+            write_arrow(name, table, folder / f"part-{self.parts:05d}.parquet")
+            self.rows[name] += table.num_rows
         self.parts += 1
-        self.batches = new_batches()
+        self.waiting, self.waiting_games = [], 0
+
+
+def _renumbered(table: pa.Table, first: int, games: int, skipped: list[int]) -> pa.Table:
+    """A range's rows with their ``game_id`` counted from ``first`` (the range counts its ``games`` from 0),
+    the rows of the ``skipped`` games left out."""
+    column = table.schema.get_field_index("game_id")
+    ids = table["game_id"]
+    if not skipped:
+        return table.set_column(column, "game_id", pc.add(ids, pa.scalar(first, ids.type)))
+    table = table.filter(pc.invert(pc.is_in(ids, value_set=pa.array(skipped, ids.type))))
+    gone = set(skipped)
+    numbers, shift = [], 0
+    for game in range(games):
+        shift += game in gone
+        numbers.append(first + game - shift)
+    return table.set_column(column, "game_id", pc.take(pa.array(numbers, ids.type), table["game_id"]))
+
+
+def _workers(workers: int | None) -> int:
+    """The worker processes asked for; None: every usable core (as ``truc simulate``)."""
+    if workers is None:
+        return usable_cores()
+    if workers < 1:
+        raise DatasetError(f"--workers must be at least 1, not {workers}")
+    return workers
 
 
 STDIN_NAME = "<stdin>"
@@ -339,39 +321,91 @@ def _files_in(folder: Path) -> list[Path]:
     return files
 
 
-def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool) -> list[str]:
-    """Read and replay every game of every source into ``tally``. Strict unless ``skip_invalid``: the
-    first error raises. Otherwise returns the error of each invalid game and of each missing, unreadable or
-    empty file or folder."""
-    invalid: list[str] = list(sources.problems)
-    for path, size, source in zip(sources.paths, sources.sizes, sources.names, strict=True):
-        games_before = tally.found
-        try:
-            stream = sources.piped if path is None else _open(path)
-        except HistoryError as exc:
-            if not skip_invalid:
-                raise
-            invalid.append(str(exc))
-            tally.end_file(size)
-            continue
-        assert stream is not None
-        name = STDIN_NAME if path is None else path.name
-        visitor = ReplayVisitor(source, strict=not skip_invalid, on_game=partial(tally.add, source=name))
-        lines = ByteLines(stream, source)
-        tally.begin_file(lines)
-        try:
-            parse(lines, visitor, source)
-        finally:
-            if path is not None:
-                stream.close()
-        tally.end_file(lines.done)
-        invalid.extend(str(error) for error in visitor.errors)
-        if tally.found == games_before and not visitor.errors:
-            error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
-            if not skip_invalid:
-                raise error
-            invalid.append(str(error))
-    return invalid
+def _replay_sources(sources: _Sources, tally: _Tally, skip_invalid: bool, workers: int = 1) -> list[str]:
+    """Read and replay every game of every source into ``tally``, each file cut into ranges of whole games
+    (``ranges.file_ranges``) read by ``workers`` processes and taken in order. Strict unless ``skip_invalid``:
+    the first error raises. Otherwise returns the error of each invalid game and of each missing, unreadable
+    or empty file or folder."""
+    rows = isinstance(tally, _Rows)
+    parts = [
+        part
+        for file_no, (path, source) in enumerate(zip(sources.paths, sources.names, strict=True))
+        for part in file_ranges(
+            Range(
+                path,
+                source,
+                STDIN_NAME if path is None else path.name,
+                strict=not skip_invalid,
+                rows=rows,
+                file_no=file_no,
+            )
+        )
+    ]
+    reading = _Reading(sources, tally, skip_invalid)
+    for part, read in zip(parts, run_in_order(_read_part, parts, workers), strict=True):
+        reading.take(read, part)
+    reading.end_file()
+    return reading.invalid
+
+
+def _read_part(part: Range) -> RangeRead | None:
+    """A worker's reading of a range; standard input (no path) is left to the driver, which holds it."""
+    return None if part.path is None else read_range(part)
+
+
+class _Reading:
+    """The driver's side of reading the ranges: takes them in order, reads again in this process a range that
+    began in the wrong state (a cut that was not a game boundary, a rubber's match begun in the range before),
+    and gives the games to the tally, file by file."""
+
+    def __init__(self, sources: _Sources, tally: _Tally, skip_invalid: bool) -> None:
+        self.sources, self.tally, self.skip_invalid = sources, tally, skip_invalid
+        self.invalid: list[str] = list(sources.problems)
+        self.file_no = -1
+        self.found = 0  # the valid games of the file being read
+        self.errors = False  # whether it has an invalid game
+        self.skipped = False  # whether it could not be opened
+        self.match: MatchState | None = None  # the rubber's match the ranges taken end in
+        self.pending: Range | None = None  # a range that did not end cleanly, read again with the next
+
+    def take(self, read: RangeRead | None, part: Range) -> None:
+        if part.file_no != self.file_no:
+            self.end_file()
+            self.file_no, self.found, self.errors, self.skipped, self.match = part.file_no, 0, False, False, None
+        if part.path is None:
+            read = read_range(replace(part, match=self.match), self.sources.piped)
+        elif self.pending is not None:  # one reading of both ranges, from where the first began
+            read = read_range(replace(self.pending, end=part.end, match=self.match))
+            self.pending = None
+        elif read is not None and self.match is not None and read.first_match == self.match.number:
+            read = read_range(replace(part, match=self.match))  # its first game continues the match before it
+        assert read is not None
+        if read.failed is None and not read.clean and not read.range.last:
+            self.pending = read.range
+            return
+        if read.failed is not None:
+            if not self.skip_invalid:
+                raise read.failed
+            self.invalid.append(str(read.failed))
+            self.skipped = True
+        self.invalid.extend(str(error) for error in read.errors)
+        self.errors = self.errors or bool(read.errors)
+        self.found += len(read.games)
+        if read.matches_checked:
+            self.match = read.match
+        self.tally.take(read)
+        self.tally.read += self.sources.sizes[part.file_no] if self.skipped else read.done
+        self.tally.report()
+
+    def end_file(self) -> None:
+        """The file read last is done: one without any game is an error of its own."""
+        if self.file_no < 0 or self.skipped or self.found or self.errors:
+            return
+        source = self.sources.names[self.file_no]
+        error = HistoryError(source, None, 'no game found: a game begins with its tags, [Variant "catalan"]')
+        if not self.skip_invalid:
+            raise error
+        self.invalid.append(str(error))
 
 
 def import_files(
@@ -382,6 +416,7 @@ def import_files(
     skip_invalid: bool = False,
     dedupe: bool = False,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> ImportResult:
     """Import history files into the dataset ``out``; ``game_id`` counts games over all files from 0.
 
@@ -393,15 +428,16 @@ def import_files(
     standard input), read as a file is and named ``<stdin>``.
     A game read before in the import (the same variant, options, deals and actions: ``game_identity``) is
     reported in ``duplicates``, and skipped when ``dedupe``.
+    A file is read in ranges of whole games by ``workers`` processes (None: every usable core); the rows, in
+    order, do not depend on their number.
     """
     sources = _Sources.of(paths, lenient=skip_invalid)
     with atomic_dataset(Path(out), overwrite) as root:
         rows = _Rows(root, progress, sum(sources.sizes), dedupe)
-        invalid = _replay_sources(sources, rows, skip_invalid)
+        invalid = _replay_sources(sources, rows, skip_invalid, _workers(workers))
         if rows.games == 0:
             raise NothingToImport(invalid)
-        if rows.parts == 0 or len(rows.batches["games"]):
-            rows.flush()
+        rows.flush()
         manifest = {
             "kind": IMPORT,
             "sources": sources.names,
@@ -446,12 +482,15 @@ class CheckResult:
         return not self.invalid
 
 
-def check_files(paths: Sequence[Path | BinaryIO], *, progress: Progress | None = None) -> CheckResult:
+def check_files(
+    paths: Sequence[Path | BinaryIO], *, progress: Progress | None = None, workers: int | None = None
+) -> CheckResult:
     """Read and replay every game of the files as an import does, writing nothing, and report every
-    invalid game rather than only the first (the reader resumes at the next game's tags)."""
+    invalid game rather than only the first (the reader resumes at the next game's tags); on ``workers``
+    processes, as an import."""
     sources = _Sources.of(paths, lenient=True)
     tally = _Tally(progress, sum(sources.sizes))
-    invalid = _replay_sources(sources, tally, skip_invalid=True)
+    invalid = _replay_sources(sources, tally, True, _workers(workers))
     return CheckResult(len(sources.paths), tally.games, tally.hands, invalid)
 
 
@@ -462,17 +501,18 @@ _HandRows = tuple[int, int, tuple[int, int], list[tuple[int, str, str | None]]]
 """A hand of the dataset: number, dealer, points of team 0 and 1, and its events (seat, verb, arg)."""
 
 
-def _frame(data: Path, name: str, where: ds.Expression) -> pl.DataFrame:
-    """The rows of table ``name`` of the dataset ``data`` that ``where`` keeps. A part that cannot be read
-    (damaged, or removed by a replacement of the dataset) is named (``store.read_error``)."""
+def _rows(data: Path, name: str, where: ds.Expression, order: Sequence[str], columns: Sequence[str]) -> Iterator[Any]:
+    """The ``columns`` of the rows of table ``name`` of the dataset ``data`` that ``where`` keeps, sorted by
+    ``order``, as tuples. A part that cannot be read (damaged, or removed by a replacement of the dataset) is
+    named (``store.read_error``). Arrow alone, no polars: an export worker is a forked process, and polars
+    may deadlock in a process forked from one that used it."""
     try:
         files = [str(path) for path in table_files(data, name)]
         table = ds.dataset(files, format="parquet", schema=SCHEMAS[name]).to_table(filter=where)
     except (OSError, pa.ArrowException) as exc:
         raise read_error([data], exc) from exc
-    frame = pl.from_arrow(table)
-    assert isinstance(frame, pl.DataFrame)
-    return frame
+    table = table.sort_by([(column, "ascending") for column in order])
+    return zip(*(table[column].to_pylist() for column in columns), strict=True)
 
 
 def _deal_lines(arg: str) -> tuple[DealLine, ...]:
@@ -541,31 +581,30 @@ def _check_replay(data: Path, game: dict[str, Any], record: GameRecord, hands: l
         raise DatasetError(f"{data}: game {gid} replays to {record.game.scores}, the table says {scores}")
 
 
-def _game_texts(data: Path, games: pl.DataFrame) -> Iterator[str]:
-    """Canonical text of each game of ``games`` (a chunk of the games table), replayed from its rows."""
-    ids = games["game_id"].to_list()
+def _game_texts(data: Path, games: list[dict[str, Any]]) -> Iterator[str]:
+    """Canonical text of each game of ``games`` (a chunk of the games table's rows), replayed from its rows."""
+    ids = [game["game_id"] for game in games]
     game_id = ds.field("game_id")
     where = (game_id >= min(ids)) & (game_id <= max(ids)) & game_id.isin(ids)
     steps: dict[tuple[int, int], list[tuple[int, str, str | None]]] = defaultdict(list)
-    events = _frame(data, "events", where).sort("game_id", "hand_no", "seq")
-    for gid, hand_no, seat, verb, arg in events.select("game_id", "hand_no", "seat", "verb", "arg").iter_rows():
+    event_columns = ("game_id", "hand_no", "seat", "verb", "arg")
+    for gid, hand_no, seat, verb, arg in _rows(data, "events", where, ("game_id", "hand_no", "seq"), event_columns):
         steps[gid, hand_no].append((seat, verb, arg))
     hands: dict[int, list[_HandRows]] = defaultdict(list)
     columns = ("game_id", "hand_no", "dealer", "points_team0", "points_team1")
-    for gid, hand_no, dealer, p0, p1 in (
-        _frame(data, "hands", where).sort("game_id", "hand_no").select(columns).iter_rows()
-    ):
+    for gid, hand_no, dealer, p0, p1 in _rows(data, "hands", where, ("game_id", "hand_no"), columns):
         hands[gid].append((hand_no, dealer, (p0, p1), steps[gid, hand_no]))
     seat_tags: dict[int, dict[str, str]] = defaultdict(dict)
-    first_seats = _frame(data, "seats", where & (ds.field("hand_no") == 1)).sort("game_id", "seat")
-    for gid, seat, policy, player in first_seats.select("game_id", "seat", "policy", "player").iter_rows():
+    first_seats = where & (ds.field("hand_no") == 1)
+    seat_columns = ("game_id", "seat", "policy", "player")
+    for gid, seat, policy, player in _rows(data, "seats", first_seats, ("game_id", "seat"), seat_columns):
         if player is not None:
             seat_tags[gid][f"Seat{seat}"] = player
         if policy is not None:
             seat_tags[gid][f"Policy{seat}"] = policy
     records: list[GameRecord] = []
     visitor = ReplayVisitor(str(data), on_game=records.append)
-    for game in games.iter_rows(named=True):
+    for game in games:
         gid = game["game_id"]
         try:
             _replay_rows(visitor, game, seat_tags[gid], hands[gid])
@@ -588,6 +627,7 @@ def export_dataset(
     progress: Progress | None = None,
     overwrite: bool = False,
     game_ids: Sequence[int] = (),
+    workers: int | None = None,
 ) -> int:
     """Write every game of ``data`` as canonical text to ``out``; return the games written. ``data`` is what
     the statistics read: a dataset folder, a folder of datasets (one per run), or several of either; the
@@ -604,6 +644,9 @@ def export_dataset(
 
     ``game_ids`` writes only those games (in id order), of a single dataset since ids are a dataset's own;
     an id the dataset does not hold is a ``DatasetError``.
+
+    The chunks of ``CHUNK_GAMES`` games are replayed and written as text by ``workers`` processes (None:
+    every usable core), and their texts written in order: the same bytes whatever their number.
     """
     datasets: list[tuple[Path, pl.DataFrame]] = []
     folders = dataset_folders(data)
@@ -614,10 +657,11 @@ def export_dataset(
             datasets.append((folder, games.sort("game_id")))
         if game_ids:
             datasets = [_select_games(datasets, game_ids)]
+        count = _workers(workers)
         if not isinstance(out, str | Path):
-            return _write_games(out, datasets, progress)
+            return _write_games(out, datasets, progress, count)
         with atomic_file(Path(out), overwrite) as stream:
-            return _write_games(stream, datasets, progress)
+            return _write_games(stream, datasets, progress, count)
 
 
 def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[int]) -> tuple[Path, pl.DataFrame]:
@@ -637,19 +681,37 @@ def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[
     return folder, games.filter(pl.col("game_id").is_in(list(game_ids)))
 
 
-def _write_games(stream: TextIO, datasets: list[tuple[Path, pl.DataFrame]], progress: Progress | None) -> int:
-    """Each dataset's games, replayed and written one after the other, a blank line between games."""
+@dataclass(frozen=True)
+class _Chunk:
+    """Games of one dataset to write: rows of its ``games`` table."""
+
+    folder: Path
+    games: list[dict[str, Any]]
+
+
+def _chunk_text(chunk: _Chunk) -> tuple[str, int]:
+    """A chunk's games as canonical text, a blank line between games, and their hands (a worker's part)."""
+    return "\n".join(_game_texts(chunk.folder, chunk.games)), sum(game["hands"] for game in chunk.games)
+
+
+def _write_games(
+    stream: TextIO, datasets: list[tuple[Path, pl.DataFrame]], progress: Progress | None, workers: int
+) -> int:
+    """Each dataset's games, replayed and written one after the other, a blank line between games: chunks
+    of ``CHUNK_GAMES`` games made text by ``workers`` processes, written in order."""
     total = sum(games.height for _, games in datasets)
+    chunks = [
+        _Chunk(folder, games.slice(start, CHUNK_GAMES).to_dicts())
+        for folder, games in datasets
+        for start in range(0, games.height, CHUNK_GAMES)
+    ]
     written = hands = 0
-    for folder, games in datasets:
-        for start in range(0, games.height, CHUNK_GAMES):
-            chunk = games.slice(start, CHUNK_GAMES)
-            for text in _game_texts(folder, chunk):
-                if written:
-                    stream.write("\n")
-                stream.write(text)
-                written += 1
-            hands += int(chunk["hands"].sum())
-            if progress is not None:
-                progress(written, total, written, hands)
+    for chunk, (text, chunk_hands) in zip(chunks, run_in_order(_chunk_text, chunks, workers), strict=True):
+        if written:
+            stream.write("\n")
+        stream.write(text)
+        written += len(chunk.games)
+        hands += chunk_hands
+        if progress is not None:
+            progress(written, total, written, hands)
     return written

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import BinaryIO, Final, NamedTuple
+from typing import Final, NamedTuple, Protocol
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
@@ -132,6 +132,11 @@ class HistoryError(ValueError):
         self.rule = rule
         super().__init__(str(self))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its fields, already quoted (a worker process sends its errors to the driver): built
+        again from its arguments, it would quote its quotes (``shown``) a second time."""
+        return _rebuilt_error, (self.source, self.line, self.message, self.text, self.rule)
+
     def __str__(self) -> str:
         where = self.source if self.line is None else f"{self.source}:{self.line}"
         parts = [where] if where else []
@@ -139,6 +144,13 @@ class HistoryError(ValueError):
             parts.append(f"'{self.text}'")
         message = self.message if self.rule is None else f"{self.message} [{self.rule}]"
         return ": ".join([*parts, message])
+
+
+def _rebuilt_error(source: str, line: int | None, message: str, text: str | None, rule: str | None) -> HistoryError:
+    error = HistoryError(source, line, "")
+    error.message, error.text, error.rule = message, text, rule
+    error.args = (str(error),)
+    return error
 
 
 # ------------------------------------------------------------------------------------------ text to lines
@@ -182,6 +194,12 @@ Physical = tuple[int, str | HistoryError]
 UTF-8, a line past ``LINE_LIMIT``)."""
 
 
+class Readable(Protocol):
+    """What ``ByteLines`` reads: a binary stream, or a range of one."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+
 def _line_end(piece: bytes) -> int:
     """How many bytes of line end ``piece`` (a line with its end, if any) has: 2 for CRLF, 1 for LF or CR."""
     return 2 if piece.endswith(b"\r\n") else 1 if piece.endswith((b"\n", b"\r")) else 0
@@ -190,15 +208,18 @@ def _line_end(piece: bytes) -> int:
 class ByteLines:
     """The physical lines of a binary stream, decoded as UTF-8 one line at a time, read in blocks of
     ``BLOCK`` bytes: a history of any size is read in bounded memory. ``done`` is the bytes read so far (for
-    progress). Lines end with LF, CRLF or CR alone, as ``scan`` reads a text."""
+    progress). Lines end with LF, CRLF or CR alone, as ``scan`` reads a text. A stream that starts within a
+    file (a range of it read by a worker) numbers its lines from ``first_line``, that line's number in the
+    file."""
 
-    def __init__(self, stream: BinaryIO, source: str) -> None:
+    def __init__(self, stream: Readable, source: str, first_line: int = 1) -> None:
         self.stream = stream
         self.source = source
         self.done = 0
+        self.first_line = first_line
 
     def __iter__(self) -> Iterator[Physical]:
-        number = 1
+        number = self.first_line
         pending = b""  # the start of a line not ended yet
         over = 0  # the bytes of a line past LINE_LIMIT, dropped as they come
         while True:
@@ -281,11 +302,15 @@ def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tupl
     return "".join(out).strip(), open_at
 
 
-def scan(lines: Iterable[Physical], source: str) -> Iterator[tuple[int, str | HistoryError]]:
+def scan(
+    lines: Iterable[Physical], source: str, whole: bool = True
+) -> Generator[tuple[int, str | HistoryError], None, int | None]:
     """The numbered non-blank content lines of ``lines``, comments removed; a line that cannot be read, or
     whose ``}`` closes no comment, comes as its ``HistoryError``, and the lines after it follow.
 
-    Raises ``HistoryError`` after the last line when a ``{`` comment is never closed.
+    Raises ``HistoryError`` after the last line when a ``{`` comment is never closed, unless ``lines`` are
+    not ``whole`` (a range of a file that more lines follow): then it returns the line of the ``{`` still
+    open, None when there is none.
     """
     open_at: int | None = None
     for number, line in lines:
@@ -303,8 +328,9 @@ def scan(lines: Iterable[Physical], source: str) -> Iterator[tuple[int, str | Hi
                 continue
         if content:
             yield number, content
-    if open_at is not None:
+    if open_at is not None and whole:
         raise HistoryError(source, open_at, "a '{' comment opened here is never closed")
+    return open_at
 
 
 class TagLine(NamedTuple):
@@ -547,15 +573,22 @@ class _Parser:
         self.in_game = False
 
 
-def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>") -> None:
+def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, whole: bool = True) -> bool:
     """Read every game of ``text`` (a text, or the lines of a stream) into ``visitor``; ``source`` names it
-    in errors."""
+    in errors.
+
+    ``whole=False`` reads a range of a file that more lines follow (a worker's share of a file split at game
+    boundaries, ``history.ranges``): it returns whether the range ends where a game may begin, no ``{``
+    comment open and no tag section in progress. Then the next range's first tag line begins a new game
+    whatever came before it, and reading the two ranges apart gives what reading them together gives."""
     parser = _Parser(visitor, source)
-    lines = scan(text_lines(text, source) if isinstance(text, str) else text, source)
+    lines = scan(text_lines(text, source) if isinstance(text, str) else text, source, whole)
+    open_at: int | None = None
     while True:
         try:
             number, content = next(lines)
-        except StopIteration:
+        except StopIteration as stop:
+            open_at = stop.value
             break
         except HistoryError as error:  # a '{' never closed: the current game cannot be trusted
             if parser.in_game and not parser.skipping:
@@ -567,7 +600,10 @@ def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>") -> No
             parser.feed_error(number, content)
         else:
             parser.feed(number, content)
-    parser.close()
+    ends_clean = open_at is None and not parser.in_header
+    if whole or ends_clean:  # else the last game goes on in the next range: both are read again as one
+        parser.close()
+    return ends_clean
 
 
 # ------------------------------------------------------------------------------------------------ replay
@@ -614,10 +650,20 @@ class ReplayVisitor(Visitor):
 
     ``strict`` raises the first error; otherwise errors are kept in ``errors`` and their games skipped.
     Each valid game goes to ``on_game``, or is kept in ``games`` when no callback is given.
+
+    The one thing carried from game to game is the rubber's match being read (``match``): a visitor reading
+    a range of a file starts from the match its previous range ended in. Whether its games depended on that
+    is known after: ``first_match`` is the match of the first game it checked (None: no game checked, or
+    the first outside a match).
     """
 
     def __init__(
-        self, source: str, *, strict: bool = True, on_game: Callable[[GameRecord], None] | None = None
+        self,
+        source: str,
+        *,
+        strict: bool = True,
+        on_game: Callable[[GameRecord], None] | None = None,
+        match: MatchState | None = None,
     ) -> None:
         self.source = source
         self.strict = strict
@@ -625,7 +671,9 @@ class ReplayVisitor(Visitor):
         self.errors: list[HistoryError] = []
         self.on_game = on_game or self.games.append
         self._replay = _Replay(0)
-        self._match: _Match | None = None  # the rubber's match being read
+        self.match = match  # the rubber's match being read
+        self.matches_checked = 0  # games whose match was checked (every game read to its end)
+        self.first_match: int | None = None
 
     # ------------------------------------------------------------------------------------------ errors
 
@@ -797,13 +845,16 @@ class ReplayVisitor(Visitor):
         tags = self._replay.tags
         wins = rubber_wins(game.config)
         taken = match_columns({name: tag.value for name, tag in tags.items()})
-        number = taken.get("_Match")
-        if not wins or number is None:
-            self._match = None  # a game outside a match ends the one being read
+        number = taken.get("_Match") if wins else None
+        if not self.matches_checked:
+            self.first_match = number
+        self.matches_checked += 1
+        if number is None:
+            self.match = None  # a game outside a match ends the one being read
             return
-        match = self._match if self._match is not None and self._match.number == number else None
+        match = self.match if self.match is not None and self.match.number == number else None
         if match is None:
-            match = _Match(number, [0] * len(game.scores))
+            match = MatchState(number, [0] * len(game.scores))
         if match.decided_at is not None:
             raise self._error(
                 tags["_Match"],
@@ -827,7 +878,7 @@ class ReplayVisitor(Visitor):
             match.won[winner] += 1
             if match.won[winner] >= wins or "_MatchWinner" in taken:
                 match.decided_at = self._replay.line
-        self._match = match
+        self.match = match
 
     def _require_hand(self, line: Line) -> Game:
         game = self._replay.game
@@ -1018,7 +1069,7 @@ def match_columns(tags: Mapping[str, str]) -> dict[str, int]:
 
 
 @dataclass
-class _Match:
+class MatchState:
     """The games read so far of a rubber's match: its number, the games each side won, and the line of the
     game that decided it (a side's last win needed, or the game tagged ``_MatchWinner``)."""
 
