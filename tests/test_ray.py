@@ -1,12 +1,15 @@
 """The Ray backend (``--backend ray``): the same rows as the local run for the same seed, on one local Ray started by
 the test run and on a simulated cluster of two nodes; results in order in bounded memory on both backends; a lost
-worker, an error of a chunk, a missing Ray and a node that runs other code each said in one line."""
+worker, an error of a chunk, a missing Ray, an address that does not answer and a node that runs other code each
+said in one line; a Ray started by the command stopped with it on Ctrl-C, leaving nothing behind."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -199,26 +202,48 @@ def _command_env(home: Path) -> dict[str, str]:
     return env | {"HOME": str(home), "TRUC_CACHE": os.environ.get("TRUC_CACHE", str(cache))}
 
 
-def test_the_command_starts_its_own_ray_and_leaves_nothing_behind(tmp_path: Path) -> None:
-    """``truc simulate --backend ray`` without ``--address``: a Ray started for the command, its files in the
-    system's temporary directory and removed at the end, nothing in the home folder, the local run's rows."""
-    home = tmp_path / "home"
-    home.mkdir()
+def _processes_naming(text: str) -> list[int]:
+    """The processes whose command line holds ``text``."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            if text.encode() in cmdline.read_bytes():
+                found.append(int(cmdline.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the processes' command lines in /proc")
+def test_a_ray_started_by_the_command_stops_with_it_on_ctrl_c_and_leaves_nothing(tmp_path: Path) -> None:
+    """``truc simulate --backend ray`` without ``--address`` starts a Ray of its own, its files in a folder of the
+    system's temporary directory. Ctrl-C, which a terminal sends to the whole foreground job: one line, exit code
+    130, no output, that Ray's processes gone, its folder removed, and nothing written in the home folder (here
+    ``tmp_path``: Ray would write ``~/.ray/auth_token``)."""
     before = set(Path(tempfile.gettempdir()).glob("truc-ray-*"))
-    command = [TRUC, "simulate", "--games", "300", "--seed", "3", "--quiet", "--out"]
-    done = subprocess.run(
-        [*command, str(tmp_path / "ray"), "--backend", "ray"],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        env=_command_env(home),
+    args = ["simulate", "--games", "200000", "--backend", "ray", "--quiet", "--out", str(tmp_path / "d")]
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pipeline.cli import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_command_env(tmp_path),
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == "" and done.stdout.startswith("wrote 300 games")
-    assert list(home.iterdir()) == []
-    assert set(Path(tempfile.gettempdir()).glob("truc-ray-*")) <= before
-    subprocess.run([*command, str(tmp_path / "local"), "--workers", "2"], check=True, capture_output=True)
-    assert_same_tables(tmp_path / "local", tmp_path / "ray")
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".d.tmp-*")):  # Ray started and its nodes checked: the games are being played
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.1)
+    (started,) = set(Path(tempfile.gettempdir()).glob("truc-ray-*")) - before
+    time.sleep(1)
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert stderr.decode() == "error: interrupted; nothing was written\n" and stdout == b""
+    assert not started.exists()
+    deadline = time.monotonic() + 10
+    while _processes_naming(str(started)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_naming(str(started)) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
 @pytest.fixture
