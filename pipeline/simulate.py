@@ -1,10 +1,12 @@
 """Batch simulation: bots play complete games; the games are written as a Parquet dataset.
 
 Reproducibility: game ``g`` of a run with seed ``S`` is played from its own seed ``game_seed(S, g)``, and
-its games are cut into fixed chunks of ``CHUNK_GAMES`` whatever the number of workers; each chunk is
-written as its own numbered part. So the same command and seed give the same rows with 1 worker or 8.
+its games are cut into fixed chunks of ``CHUNK_GAMES`` whatever the number of workers; each chunk's rows come
+back to this process as Arrow tables and are written in the chunks' order by one ``store.PartWriter``, in
+parts sized by rows. So the same command and seed give the same rows in the same order with 1 worker or 8.
 
-Memory: a worker holds one chunk's rows at a time, writes them, and returns only counts.
+Memory: a worker holds one chunk's rows at a time and returns them; the caller holds the few chunks handed out
+ahead (``workers.run_in_order``) and less than a row group of each table in the writer.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+import pyarrow as pa
+
 from pipeline import __version__, accel
 from pipeline.engine.rules import Config
 from pipeline.playing import SEED_SCHEME, SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
-from pipeline.store import SIMULATION, TABLES, atomic_dataset, new_batches, write_manifest, write_part
+from pipeline.store import SIMULATION, PartWriter, atomic_dataset, new_batches, write_manifest
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.variants import get_variant
 from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order
@@ -123,9 +127,9 @@ def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
     return config, seats
 
 
-def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) -> tuple[int, dict[str, int]]:
-    """Play games [first, last) of a run and write them as part ``first // CHUNK_GAMES``."""
-    variant, options, seat_specs, run_seed, first, last, root = args
+def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int]) -> tuple[int, dict[str, pa.Table]]:
+    """Play games [first, last) of a run; return their hands and their rows, a table of each."""
+    variant, options, seat_specs, run_seed, first, last = args
     config = get_variant(variant).configure(options)
     policies = [parse_policy(s) for s in seat_specs]
     described = [p.describe(variant) for p in policies]
@@ -141,8 +145,7 @@ def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int, str]) 
             continue
         game, records = play_game(config, policies, game_seed(run_seed, game_no))
         hands += add_game(batches, game_no, game, records, described, "simulate")
-    counts = write_part(Path(root), first // CHUNK_GAMES, batches)
-    return hands, counts
+    return hands, {name: batch.to_arrow() for name, batch in batches.items()}
 
 
 def simulate(
@@ -160,9 +163,8 @@ def simulate(
     for size in (1, 3):  # computed once here, inherited by forked workers
         strength_table(config.variant, size, config.opponents)
     started = time.perf_counter()
-    rows = dict.fromkeys(TABLES, 0)
     hands = 0
-    with atomic_dataset(out, overwrite) as root:
+    with atomic_dataset(out, overwrite) as root, PartWriter(root) as writer:
         chunks = [
             (
                 config.variant.name,
@@ -171,25 +173,24 @@ def simulate(
                 spec.seed,
                 first,
                 min(first + CHUNK_GAMES, spec.games),
-                str(root),
             )
             for first in range(0, spec.games, CHUNK_GAMES)
         ]
         games_done = 0
 
-        def collect(result: tuple[int, dict[str, int]], chunk_games: int) -> None:
+        def collect(result: tuple[int, dict[str, pa.Table]], chunk_games: int) -> None:
             nonlocal hands, games_done
-            chunk_hands, counts = result
+            chunk_hands, tables = result
+            writer.add(tables)
             hands += chunk_hands
             games_done += chunk_games
-            for name, count in counts.items():
-                rows[name] += count
             if progress:
                 progress(games_done, hands)
 
         workers = min(asked, len(chunks))
         for chunk, result in zip(chunks, run_in_order(_run_chunk, chunks, workers, spec.backend), strict=True):
             collect(result, chunk[5] - chunk[4])
+        rows = writer.close()
         seconds = time.perf_counter() - started
         manifest = run_manifest(
             config,

@@ -10,6 +10,7 @@ import signal
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 
 from pipeline import simulate as simulate_module
@@ -26,14 +27,26 @@ def read(root: Path, table: str) -> pl.DataFrame:
 
 
 def test_the_same_seed_gives_the_same_rows_whatever_the_workers(tmp_path: Path, monkeypatch) -> None:
+    """The same rows in the same order in every table, with parts sized by rows (row groups of
+    ``store.ROW_GROUP_ROWS``, ``store.PART_ROW_GROUPS`` to a part), not by chunks of games."""
     monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 40)  # several chunks, so the pool is used
+    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 300)
+    monkeypatch.setattr(store, "PART_ROW_GROUPS", 2)
     spec = SimulationSpec("catalan", 130, 5, {"players": "4", "signals": "on"}, "threshold", {2: "random"}, workers=1)
     one = simulate(spec, tmp_path / "one")
     two = simulate(SimulationSpec(**{**spec.__dict__, "workers": 2}), tmp_path / "two")
     assert one.rows == two.rows and one.hands == two.hands
-    assert len(list((tmp_path / "two" / "hands").glob("*.parquet"))) == 4  # 130 games in chunks of 40
     for table in TABLES:
         assert read(tmp_path / "one", table).equals(read(tmp_path / "two", table))
+        in_order = [pl.read_parquet(run / table / "*.parquet") for run in (tmp_path / "one", tmp_path / "two")]
+        assert in_order[0].equals(in_order[1])
+        parts = sorted((tmp_path / "two" / table).glob("*.parquet"))
+        assert len(parts) == -(-one.rows[table] // 600)  # 600 rows a part, the last one shorter
+        footers = [pq.ParquetFile(part).metadata for part in parts]
+        groups = [footer.row_group(g).num_rows for footer in footers for g in range(footer.num_row_groups)]
+        assert groups[:-1] == [300] * (len(groups) - 1) and 0 < groups[-1] <= 300 and sum(groups) == one.rows[table]
+        assert [footer.num_row_groups for footer in footers[:-1]] == [2] * (len(parts) - 1)
+    assert one.rows["events"] > 3_000  # several parts of every table but games
     assert (one.manifest["workers"], two.manifest["workers"]) == (1, 2)
     simulate(SimulationSpec(**{**spec.__dict__, "seed": 6}), tmp_path / "three")
     assert not read(tmp_path / "one", "seats").equals(read(tmp_path / "three", "seats"))

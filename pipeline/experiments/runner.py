@@ -9,8 +9,8 @@ which is what pairing is measured against.
 
 A tournament's and a sweep's matches all use the same run seed, so pair ``p`` of every match is played on the
 same cards (common random numbers). The pairs of every match are cut into fixed chunks of ``PAIRS_PER_CHUNK``,
-each written as one Parquet part of its match's dataset, so the data and the results do not depend on the number
-of workers.
+whose rows come back in order and are written by one ``store.PartWriter`` per match, so the data and the results
+do not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -22,19 +22,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+import pyarrow as pa
+
 from pipeline.engine.game import Game, HandRecord
 from pipeline.engine.rules import Config
 from pipeline.playing import SimulationError, game_seed, play_game, rubber_wins
 from pipeline.policies import Policy, parse_policy
 from pipeline.rows import add_game
 from pipeline.simulate import CHUNK_GAMES, SEED_MAX, run_manifest, usable_cores
-from pipeline.store import TABLES, new_batches, write_manifest, write_part
+from pipeline.store import TABLES, PartWriter, new_batches, write_manifest
 from pipeline.strength import strength_table
 from pipeline.variants import get_variant
 from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order
 
 PAIRS_PER_CHUNK: Final = CHUNK_GAMES // 2
-"""Pairs in one chunk (one Parquet part): as many games as a chunk of ``truc simulate``."""
+"""Pairs in one chunk of work: as many games as a chunk of ``truc simulate``."""
 
 A_SIDE: Final = "A"
 B_SIDE: Final = "B"
@@ -123,7 +125,7 @@ def fresh_seed(seed: int, purpose: str) -> int:
 
 @dataclass(frozen=True)
 class _Chunk:
-    """One chunk of a match: pairs [first, last), written as part ``first // PAIRS_PER_CHUNK`` of ``root``."""
+    """One chunk of a match: pairs [first, last)."""
 
     variant: str
     options: dict[str, str]
@@ -131,7 +133,6 @@ class _Chunk:
     index: int  # the match's position in the experiment
     first: int
     last: int
-    root: str
 
 
 @dataclass
@@ -142,7 +143,7 @@ class _ChunkResult:
     games: int
     a_games_won: int
     hands: int
-    rows: dict[str, int]
+    tables: dict[str, pa.Table]
 
 
 def _seats(config: Config, a: list[Policy], b: list[Policy], a_team: int) -> list[Policy]:
@@ -150,7 +151,7 @@ def _seats(config: Config, a: list[Policy], b: list[Policy], a_team: int) -> lis
 
 
 def _play_chunk(chunk: _Chunk) -> _ChunkResult:
-    """Play a chunk's pairs and write them as one part."""
+    """Play a chunk's pairs; their scores, and their rows as a table of each."""
     config = get_variant(chunk.variant).configure(chunk.options)
     match = chunk.match
     variant = config.variant.name
@@ -192,7 +193,7 @@ def _play_chunk(chunk: _Chunk) -> _ChunkResult:
         result.scores.append(score)
         result.margins.append(margin_sum / games)
         result.games += games
-    result.rows = write_part(Path(chunk.root), chunk.first // PAIRS_PER_CHUNK, batches)
+    result.tables = {name: batch.to_arrow() for name, batch in batches.items()}
     return result
 
 
@@ -240,7 +241,7 @@ def play_matches(
     name = config.variant.name
     outcomes = [MatchOutcome(m, label(m.a, name), label(m.b, name)) for m in matches]
     chunks = [
-        _Chunk(name, dict(config.options), m, i, first, min(first + PAIRS_PER_CHUNK, m.pairs), str(root / m.folder))
+        _Chunk(name, dict(config.options), m, i, first, min(first + PAIRS_PER_CHUNK, m.pairs))
         for i, m in enumerate(matches)
         for first in range(0, m.pairs, PAIRS_PER_CHUNK)
     ]
@@ -252,6 +253,10 @@ def play_matches(
     used = min(asked, len(chunks))
     started = time.perf_counter()
     games_done = hands_done = 0
+    left = [0] * len(matches)  # chunks of each match still to come
+    for chunk in chunks:
+        left[chunk.index] += 1
+    writers: dict[int, PartWriter] = {}  # the matches being written (their chunks come in order)
     for result in run_in_order(_play_chunk, chunks, used, backend):
         outcome = outcomes[result.index]
         outcome.scores += result.scores
@@ -259,8 +264,11 @@ def play_matches(
         outcome.games += result.games
         outcome.a_games_won += result.a_games_won
         outcome.hands += result.hands
-        for table, count in result.rows.items():
-            outcome.rows[table] += count
+        writer = writers.setdefault(result.index, PartWriter(root / outcome.match.folder))
+        writer.add(result.tables)
+        left[result.index] -= 1
+        if not left[result.index]:
+            outcome.rows = writers.pop(result.index).close()
         games_done += result.games
         hands_done += result.hands
         if progress:
