@@ -131,13 +131,13 @@ def test_parse_policy() -> None:
 
 
 def _configs(variant: Variant) -> list[Config]:
-    """Every player count with the default options, then every other value of every other option (signals
-    at 4 players, where they are played)."""
+    """Every player count with the default options, then every other value of every other option (at the first
+    player count where it is played: signals at 4 players, the reduced trut deck at 2)."""
     configs = [variant.configure({"players": str(n)}) for n in variant.players]
     for spec in variant.options:
         if spec.name == "players":
             continue
-        players = "4" if spec.name == "signals" else str(variant.configure().players)
+        players = str(spec.players[0] if spec.players else variant.configure().players)
         configs += [variant.configure({"players": players, spec.name: v}) for v in spec.values if v != spec.default]
     return configs
 

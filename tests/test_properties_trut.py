@@ -122,7 +122,7 @@ def check_game(options: dict[str, str], specs: list[str], seed: int) -> None:
     for hand in hands:
         # no card twice, cards from the deck, 3 each; cards played are the seat's own, each once
         dealt = [c for cards in hand.dealt for c in cards]
-        assert len(dealt) == len(set(dealt)) == 3 * players and all(0 <= c < 32 for c in dealt)
+        assert len(dealt) == len(set(dealt)) == 3 * players and all(0 <= c < len(config.variant.deck) for c in dealt)
         assert sum(e.verb == DEALT for e in hand.events) == 1
         played = Counter((e.seat, e.arg) for e in hand.events if e.verb == PLAY)
         assert all(count == 1 and card in hand.dealt[seat] for (seat, card), count in played.items())
@@ -130,7 +130,7 @@ def check_game(options: dict[str, str], specs: list[str], seed: int) -> None:
         assert list(hand.score_before) == longs
         # the turns, the tricks and the hand's winner, judged again from the cards (tests/referee.py)
         first = hand.dealer if config.options["dealer_leads"] == "on" else hand.eldest
-        referee.check_trut_tricks(hand, TRUT.deck.cards, players, power, first, config.options["tie_lead"])
+        referee.check_trut_tricks(hand, config.variant.deck.cards, players, power, first, config.options["tie_lead"])
         check_hand(hand, sides, petits, game.end_values(hand))
         info = dict(hand.details)
         petits = [info[f"petits_after_team{s}"] for s in range(sides)]

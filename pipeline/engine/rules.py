@@ -38,13 +38,16 @@ class Rung:
 @dataclass(frozen=True)
 class OptionSpec:
     """A variant option: its values as text, the default, what it means, and the player counts at which it
-    changes the game (empty: at every count; partners' signals mean nothing with 2 players)."""
+    changes the game (empty: at every count; partners' signals mean nothing with 2 players). An ``implicit``
+    option, added after games were recorded, is left out of a configuration's options at its default, so the
+    games played before it existed read, write and pool as they did (the trut's reduced ``deck``)."""
 
     name: str
     values: tuple[str, ...]
     default: str
     help: str
     players: tuple[int, ...] = ()
+    implicit: bool = False  # left out of a configuration at its default (``Variant.configure``)
 
     def applies_at(self, players: int) -> bool:
         return not self.players or players in self.players
@@ -135,7 +138,8 @@ class Variant:
                     f"{self.name}: option {spec.name}={value!r} is not allowed{did_you_mean(value, spec.values)}; "
                     f"choose one of {', '.join(spec.values)}"
                 )
-            resolved[spec.name] = value
+            if not (spec.implicit and value == spec.default):
+                resolved[spec.name] = value
         if given:
             names = [o.name for o in self.options]
             unknown = ", ".join(f"{key}{did_you_mean(key, names)}" for key in sorted(given))
