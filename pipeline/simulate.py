@@ -29,7 +29,7 @@ from pipeline.rows import add_game
 from pipeline.store import SIMULATION, PartWriter, atomic_dataset, new_batches, write_manifest
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.variants import get_variant
-from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order
+from pipeline.workers import LOCAL, LOCAL_BACKEND, Backend, run_in_order
 
 CHUNK_GAMES = 250
 
@@ -202,6 +202,7 @@ def simulate(
             rows,
             hands,
             seconds,
+            spec.backend.name,
         )
         write_manifest(root, manifest)
     return SimulationResult(Path(out), rows["games"], hands, rows, seconds, manifest)
@@ -217,6 +218,7 @@ def run_manifest(
     rows: dict[str, int],
     hands: int,
     seconds: float,
+    backend: str = LOCAL,
 ) -> dict[str, Any]:
     """The manifest of a run of played games (``truc simulate``, and each match of an experiment, which adds
     its ``experiment``): what was played, by which bots, with which seed and engine, and what was written."""
@@ -230,7 +232,8 @@ def run_manifest(
         "seed_scheme": SEED_SCHEME,  # how the seed becomes the deals and the bots' draws
         "games": rows["games"],  # games played: more than --games in a rubber run, where it counts matches
         "policies": policies,
-        "workers": workers,  # processes that played (at most one per chunk)
+        "workers": workers,  # processes that played (at most one per chunk); on Ray, the CPUs asked for
+        "backend": backend,  # where they played: local processes, or a Ray cluster (pipeline.workers)
         "matches": matches,
         "package_version": __version__,
         "engine": accel.status(),  # compiled or pure Python: the same rows, not the same speed

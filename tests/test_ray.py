@@ -90,6 +90,7 @@ def test_simulate_on_ray_writes_the_rows_of_the_local_run(local_ray: None, tmp_p
     on_ray = simulate(SimulationSpec(**{**SPEC.__dict__, "backend": ON_RAY}), tmp_path / "ray")
     assert on_ray.rows == local.rows and on_ray.hands == local.hands
     assert on_ray.manifest["workers"] == 2  # the local Ray's 2 CPUs
+    assert (local.manifest["backend"], on_ray.manifest["backend"]) == (LOCAL, RAY)
     assert_same_tables(tmp_path / "local", tmp_path / "ray")
 
 

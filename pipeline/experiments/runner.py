@@ -286,6 +286,7 @@ def play_matches(
             outcome.rows,
             outcome.hands,
             seconds,
+            backend.name,
         )
         manifest["experiment"] = {
             "kind": match.label,
