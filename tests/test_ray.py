@@ -60,6 +60,7 @@ def local_ray(ray_environment: None) -> Iterator[None]:
     backend uses the connection it finds."""
     temp = _ray_temp_dir()
     ray.init(
+        "local",  # a Ray of its own, whatever else runs on the machine
         num_cpus=2,
         include_dashboard=False,
         log_to_driver=False,
