@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import altair as alt
 import polars as pl
-import vl_convert as vlc
 
 from pipeline import __version__, statistics, store
+from pipeline.report import render
 from pipeline.report.charts import CHARTS
 from pipeline.report.frames import (
     ALL_STATISTICS,
@@ -177,7 +176,7 @@ def render_page(
     """
     say = progress or (lambda _message: None)
     out = Path(out)
-    vl_version = _vegalite_version()
+    vl_version = render.vegalite_version()
     names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
     if GAMES in frames and frames[GAMES].height:  # right after the comparison: the result that ranks bots
         names.insert(1 if names[:1] == [COMPARISON] else 0, GAMES)
@@ -203,12 +202,13 @@ def render_page(
             spec: dict[str, Any] | None = None
             if name in CHARTS:
                 say(f"drawing {name}")
-                spec = CHARTS[name](frame).to_dict()
+                spec = CHARTS[name](frame).to_dict(validate=False)  # the tests validate them
                 if _row_count(spec) == 0:
                     spec = None
             if spec is not None:
-                (charts_dir / f"{name}.png").write_bytes(vlc.vegalite_to_png(spec, vl_version=vl_version, scale=2))
-                (charts_dir / f"{name}.svg").write_text(vlc.vegalite_to_svg(spec, vl_version=vl_version), "utf-8")
+                svg, png = render.chart_files(spec, vl_version)
+                (charts_dir / f"{name}.png").write_bytes(png)
+                (charts_dir / f"{name}.svg").write_text(svg, "utf-8")
                 specs[name] = spec
                 drawn.append(name)
             part = _part_of(name)
@@ -225,7 +225,7 @@ def render_page(
             findings=findings,
             sections=sections,
             specs=specs,
-            bundle=vlc.javascript_bundle(_GLOBALS_SNIPPET, vl_version=vl_version),
+            bundle=render.bundle(vl_version),
         )
         (tmp / "index.html").write_text(page, "utf-8")
     return ReportResult(
@@ -234,12 +234,6 @@ def render_page(
         png={n: out / "charts" / f"{n}.png" for n in drawn},
         svg={n: out / "charts" / f"{n}.svg" for n in drawn},
     )
-
-
-def _vegalite_version() -> str | None:
-    """The Vega-Lite version Altair writes (``v6.4.1`` -> ``6.4``) if vl-convert has it, else its default."""
-    major_minor = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
-    return major_minor if major_minor in vlc.get_vegalite_versions() else None
 
 
 def _row_count(spec: Mapping[str, Any]) -> int:
@@ -428,9 +422,6 @@ def _script_safe(js: str) -> str:
     """Keep an inlined library from ending its ``<script>`` element early (``<\\/`` means ``</`` in JS)."""
     return js.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT")
 
-
-_GLOBALS_SNIPPET = "window.vegaEmbed = vegaEmbed;\nwindow.vega = vega;\nwindow.vegaLite = vegaLite;\n"
-"""vl-convert's default bundle snippet, spelled out: the three libraries as globals for the page."""
 
 _CSP = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
