@@ -60,3 +60,14 @@ def test_instructions_prints_both_counts_and_ratios_to_the_first_run() -> None:
     counts = [float(x.replace(",", "")) for x in (engine_2, pipeline_2, engine_3, pipeline_3)]
     assert 1_000 < counts[0] < counts[1] and 1_000 < counts[2] < counts[3]  # the pipeline adds the rows
     assert abs(float(ratio_3) - counts[0] / counts[2]) < 0.01
+
+
+def test_stats_speed_builds_its_data_agrees_with_its_references_and_prints_both_times(tmp_path: Path) -> None:
+    data = tmp_path / "bench"
+    built = run("stats_speed.py", "--hands", "3000", "--data", str(data), "--check")
+    assert built[-1] == "15 statistics: the same rows as their references"
+    lines = run("stats_speed.py", "--data", str(data), "--runs", "1", "--only", "fold_rates", "void_hands")
+    rows = [line.split(" | ") for line in lines if line.startswith("| fold_rates") or line.startswith("| void_hands")]
+    assert len(rows) == 2 and all(
+        float(row[1]) > 0 and float(row[2]) > 0 and float(row[5].strip(" |")) > 0 for row in rows
+    )

@@ -1,0 +1,143 @@
+"""Every statistic, timed as a whole ``truc stats`` process, beside a reference query hand-written in DuckDB.
+
+Usage: ``python bench/stats_speed.py [--hands N] [--runs 3] [--only NAME ...] [--data DIR] [--check]``
+
+The data is a 2-player Catalan run of about ``--hands`` hands (10 million by default) by threshold bots, built
+once by ``truc simulate`` and kept under ``data/bench/`` (outside git) for the next runs. For each statistic,
+``truc stats NAME --data DIR --format csv`` and its reference, ``bench/reference/NAME.sql`` run by DuckDB in a
+process of its own over the same Parquet files (``--reference``, below), are each run once to warm the page
+cache, then ``--runs`` times in turn (the statistic, then its reference, so that a change in the machine's load
+falls on both), and their median wall time and their largest peak resident memory are shown side by side. The
+machine's load average is printed before and after: on a shared machine, compare the ratios within one run.
+
+A reference reads the files by glob (``getvariable('data') || '/events/*.parquet'``) and answers the statistic's
+question for this data (one variant, simulated bots) in the most direct DuckDB it can, every output column of the
+statistic computed; the variant statistics that do not count Catalan (``envit``, ``trut``, ``french``) look for
+their variant in the games and find none. ``--check`` compares each statistic's rows with its reference's (sorted,
+numbers to 9 significant digits) instead of timing: the review that the two answer the same question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "bench" / "reference"
+HANDS_PER_GAME = 14.06
+"""Hands in a 2-player Catalan game between threshold bots, on average: what turns ``--hands`` into games."""
+
+
+def _truc() -> str:
+    """The ``truc`` beside this Python (the project's ``.venv``)."""
+    return str(Path(sys.executable).with_name("truc"))
+
+
+def build(hands: int, folder: Path) -> None:
+    """Simulate the dataset once; an existing folder is kept."""
+    if (folder / "manifest.json").is_file():
+        return
+    games = max(1, round(hands / HANDS_PER_GAME))
+    command = [_truc(), "simulate", "--variant", "catalan", "--players", "2", "--games", str(games)]
+    command += ["--seed", "7", "--out", str(folder), "--quiet"]
+    print(f"building {folder}: {' '.join(command)}", flush=True)
+    subprocess.run(command, check=True)
+
+
+def timed(command: list[str]) -> tuple[float, int]:
+    """Run ``command`` (its output discarded); its wall time in seconds and its peak resident memory in bytes."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    error = process.stderr.read().decode() if process.stderr else ""
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise SystemExit(f"{' '.join(command)} failed ({process.returncode}): {error.strip()}")
+    return seconds, usage.ru_maxrss * 1024
+
+
+def run_reference(name: str, data: Path) -> None:
+    """The ``--reference`` mode: run ``bench/reference/NAME.sql`` over ``data`` and fetch every row."""
+    import duckdb
+
+    with duckdb.connect() as con:
+        con.execute("set variable data = $data", {"data": str(data)})
+        con.execute((REFERENCE / "_common.sql").read_text("utf-8"))
+        rows = con.sql((REFERENCE / f"{name}.sql").read_text("utf-8")).fetchall()
+    print(len(rows))
+
+
+def check(name: str, data: Path, truc: list[str]) -> list[str]:
+    """How the output of ``truc stats NAME`` differs from its reference's rows (empty when they agree): the
+    same rows, compared as sorted text, numbers to 9 significant digits (the reference's column names are its
+    own; its columns are the statistic's, in order)."""
+    import duckdb
+
+    output = subprocess.run([*truc, "stats", name, "--data", str(data), "--format", "json"], capture_output=True)
+    ours = [tuple(row.values()) for row in json.loads(output.stdout or b"[]")]
+    with duckdb.connect() as con:
+        con.execute("set variable data = $data", {"data": str(data)})
+        con.execute((REFERENCE / "_common.sql").read_text("utf-8"))
+        theirs = con.sql((REFERENCE / f"{name}.sql").read_text("utf-8")).fetchall()
+
+    def text(row: tuple[object, ...]) -> tuple[str, ...]:
+        return tuple(
+            "null" if value is None or value != value else f"{value:.9g}" if isinstance(value, float) else str(value)
+            for value in row
+        )
+
+    ours_text, theirs_text = sorted(map(text, ours)), sorted(map(text, theirs))
+    if len(ours_text) != len(theirs_text):
+        return [f"{name}: {len(ours_text)} rows, its reference {len(theirs_text)}"]
+    return [f"{name}: {a} where its reference has {b}" for a, b in zip(ours_text, theirs_text, strict=True) if a != b]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10_000_000, help="hands of the dataset (about)")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs of each, after one to warm the cache")
+    parser.add_argument("--only", nargs="*", default=None, help="these statistics only")
+    parser.add_argument("--data", type=Path, default=None, help="the dataset (default data/bench/catalan2-HANDS)")
+    parser.add_argument("--truc", default=None, help="the truc command to time (default: the one beside Python)")
+    parser.add_argument("--check", action="store_true", help="compare each statistic's rows with its reference's")
+    parser.add_argument("--reference", default=None, help=argparse.SUPPRESS)  # a reference's own process
+    args = parser.parse_args()
+    data = args.data or ROOT / "data" / "bench" / f"catalan2-{args.hands}"
+    if args.reference:
+        run_reference(args.reference, data)
+        return
+    build(args.hands, data)
+    names = args.only or sorted(path.stem for path in REFERENCE.glob("*.sql") if not path.stem.startswith("_"))
+    truc = (args.truc or _truc()).split()
+    if args.check:
+        differences = [line for name in names for line in check(name, data, truc)]
+        print("\n".join(differences) or f"{len(names)} statistics: the same rows as their references")
+        raise SystemExit(1 if differences else 0)
+    print(f"{data}: load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    print("| statistic | truc s | reference s | ratio | truc peak MB | reference peak MB |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        ours = [*truc, "stats", name, "--data", str(data), "--format", "csv"]
+        theirs = [sys.executable, __file__, "--reference", name, "--data", str(data)]
+        timed(ours), timed(theirs)  # warm the page cache
+        runs = [(timed(ours), timed(theirs)) for _ in range(args.runs)]
+        ours_s = statistics.median(run[0][0] for run in runs)
+        theirs_s = statistics.median(run[1][0] for run in runs)
+        ours_mb = max(run[0][1] for run in runs) / 2**20
+        theirs_mb = max(run[1][1] for run in runs) / 2**20
+        print(
+            f"| {name} | {ours_s:.2f} | {theirs_s:.2f} | {ours_s / theirs_s:.1f} | {ours_mb:.0f} | {theirs_mb:.0f} |",
+            flush=True,
+        )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
