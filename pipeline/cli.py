@@ -827,6 +827,48 @@ def report(
     typer.echo(f"report written to {result.html}")
 
 
+@command(short_help="Exact equilibrium figures of a small variant (OpenSpiel).")
+@clean_errors
+def equilibrium(
+    out: Annotated[
+        Path, typer.Option(metavar="DIR", help="Folder for figures.json, cfr_plus.csv, exploitability.png/.svg.")
+    ],
+    variant: Annotated[str, typer.Option(metavar="NAME", help="Variant (see `truc variants`).")] = "trut",
+    players: Annotated[int, typer.Option(metavar="N", help="Number of players.")] = 2,
+    option: Annotated[
+        list[str],
+        typer.Option(
+            metavar="KEY=VALUE",
+            help="Variant option key=value, repeatable.  [default: deck=8 for trut]",
+            show_default=False,
+        ),
+    ] = [],  # noqa: B006
+    iterations: Annotated[int, typer.Option(metavar="N", min=1, help="CFR+ iterations.")] = 1000,
+    bot: Annotated[
+        list[str],
+        typer.Option(
+            metavar="SPEC",
+            help="A bot to measure (it must give its probabilities), repeatable.  "
+            "[default: random, threshold, and threshold with each trut parameter moved both ways]",
+            show_default=False,
+        ),
+    ] = [],  # noqa: B006
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress lines.")] = False,
+) -> None:
+    """One hand of a small variant solved exactly: its deals, histories and information states, CFR+'s
+    exploitability against its iterations, and each bot's exact exploitability in points per hand (needs
+    OpenSpiel: pip install 'truc-lab[research]'; docs/equilibrium.md)."""
+    try:
+        from pipeline.openspiel.figures import DEFAULT_BOTS, SMALL_OPTIONS, equilibrium_figures
+    except ImportError:
+        _fail("truc equilibrium needs OpenSpiel: pip install 'truc-lab[research]'")
+    say = None if quiet else (lambda line: typer.echo(line, err=True))
+    options = _pairs(option, "--option") if option else dict(SMALL_OPTIONS.get(variant, {}))
+    figures = equilibrium_figures(variant, players, options, iterations, out, tuple(bot) or DEFAULT_BOTS, say)
+    for line in figures.lines():
+        typer.echo(line)
+    typer.echo(f"figures written to {out}")
+
 def _games_done(update: Callable[[int, int, int, int], None], total: int, games: int, hands: int) -> None:
     """The bar's update from the simulator's ``progress(games, hands)``: games played out of ``total``."""
     update(games, total, games, hands)

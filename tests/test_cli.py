@@ -34,6 +34,7 @@ COMMANDS = [
     "stats",
     "sql",
     "report",
+    "equilibrium",
 ]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 HISTORIES = Path(__file__).resolve().parent / "data"

@@ -2,7 +2,8 @@
 
 Importing this package registers every variant with ``pyspiel`` as ``truc_<variant>`` (``-`` written ``_``:
 ``truc_trut_gatine``), with the parameters ``players``, ``options`` (the variant's other options, ``k=v``
-pairs separated by spaces), ``scope`` (``hand`` or ``game``), ``deal`` (``cards`` or ``hands``), ``dealer``
+pairs separated by spaces, or ``k:v`` in a game's string, where ``=`` is taken), ``scope`` (``hand`` or
+``game``), ``deal`` (``cards`` or ``hands``), ``dealer``
 (-1: the last seat, so seat 0 is the eldest), ``scores`` (a hand's starting scores, ``3-5``) and
 ``max_hands`` (``scope=game``: a draw after this many hands). ``pyspiel.load_game("truc_trut(players=2)")``.
 """
@@ -14,15 +15,8 @@ from typing import Any
 import pyspiel
 
 from pipeline.engine.rules import Variant
-from pipeline.openspiel.game import TrucGame, TrucState
+from pipeline.openspiel.game import PREFIX, TrucGame, TrucState, game_name
 from pipeline.variants import VARIANTS
-
-PREFIX = "truc_"
-
-
-def game_name(variant: str) -> str:
-    """The OpenSpiel name of a variant: ``truc_trut_gatine`` for ``trut-gatine``."""
-    return PREFIX + variant.replace("-", "_")
 
 
 def game_type(variant: Variant) -> Any:

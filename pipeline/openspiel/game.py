@@ -33,6 +33,14 @@ from pipeline.engine.game import Game, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.openspiel.encoding import PRIVATE_VERBS, SKIP, ActionTable
 
+PREFIX = "truc_"
+
+
+def game_name(variant: str) -> str:
+    """The OpenSpiel name of a variant: ``truc_trut_gatine`` for ``trut-gatine``."""
+    return PREFIX + variant.replace("-", "_")
+
+
 SCOPES = ("hand", "game")
 DEALS = ("cards", "hands")
 
@@ -46,11 +54,26 @@ DEALT, MOVE, SEEN, NEW_HAND, PRIVATE_MOVE = 0, 1, 2, 3, 4
 """The kinds of a record entry (``TrucState.seen_record``)."""
 
 
+class Entries(list[Any]):
+    """A list of immutable items (ints, tuples of ints): OpenSpiel's deep copy of a state copies it shallowly,
+    which is all a copy needs and many times faster than copying every item."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Entries:
+        return Entries(self)
+
+
+class SeatSets(list[set[int]]):
+    """A set of cards per seat, copied set by set."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatSets:
+        return SeatSets(set(cards) for cards in self)
+
+
 class TrucGame(pyspiel.Game):
     """One Truc variant under one configuration, as an OpenSpiel game."""
 
     def __init__(self, game_type: Any, variant: Any, params: dict[str, Any]) -> None:
-        options = parse_options(str(params.get("options", "")))
+        options = parse_options(str(params.get("options", "")).replace(":", "="))  # k:v in a game's string
         if "players" in options:
             raise OptionError("give the player count as the game parameter players, not in options")
         options["players"] = str(params["players"])
@@ -125,11 +148,11 @@ class TrucState(pyspiel.State):
     def __init__(self, game: TrucGame) -> None:
         super().__init__(game)
         self.engine: Game = game.new_engine()
-        self.pending: list[int] = []  # the cards of the deal being dealt, in deal order
-        self.skipped: list[int] = []  # the optional actors that skipped at this moment
-        self.discarding: list[int] = []  # the cards of a discard being chosen
-        self.record: list[tuple[int, int, int, int]] = []  # (kind, seat, value, owner): see ``seen_record``
-        self.known: list[set[int]] = [set() for _ in range(game.config.players)]
+        self.pending = Entries()  # the cards of the deal being dealt, in deal order
+        self.skipped = Entries()  # the optional actors that skipped at this moment
+        self.discarding = Entries()  # the cards of a discard being chosen
+        self.record = Entries()  # (kind, seat, value, owner): see ``seen_record``
+        self.known = SeatSets(set() for _ in range(game.config.players))  # the cards each seat has seen
         self.hands_played = 0
         self.done = False
         self.final: list[float] = [0.0] * game.config.players
@@ -222,7 +245,7 @@ class TrucState(pyspiel.State):
             if len(self.pending) < n * k:
                 return
             hands = [[self.pending[i] for i in range(n * k) if (engine.eldest + i) % n == seat] for seat in range(n)]
-        self.pending = []
+        self.pending = Entries()
         engine.apply_deal(hands)
         for seat, cards in enumerate(hands):
             self.known[seat].update(cards)
@@ -243,7 +266,7 @@ class TrucState(pyspiel.State):
             if not any(self._discard_cards(str(a.arg)) == set(self.discarding) for a in legal):
                 return
             chosen = next(a for a in legal if self._discard_cards(str(a.arg)) == set(self.discarding))
-            self.discarding = []
+            self.discarding = Entries()
             engine.apply_trusted(chosen)
         else:
             move = next((a for a in legal if a.verb == verb and a.arg == arg), None)
@@ -259,7 +282,7 @@ class TrucState(pyspiel.State):
     def _after_engine_step(self) -> None:
         """A move or a deal reached the engine: a new moment; note what each seat has come to see; end the hand
         (and the game) when it is over."""
-        self.skipped = []
+        self.skipped = Entries()
         engine = self.engine
         for seat in range(engine.n):
             seen = engine.seen_by(seat)
@@ -281,7 +304,7 @@ class TrucState(pyspiel.State):
             self._finish([0.0] * engine.sides)
         else:
             engine.next_hand()
-            self.known = [set() for _ in range(engine.n)]
+            self.known = SeatSets(set() for _ in range(engine.n))
             self.record.append((NEW_HAND, PUBLIC, engine.hand_no, PUBLIC))
 
     def _finish(self, points: list[float]) -> None:

@@ -35,7 +35,16 @@ from pipeline.engine.actions import (
     Action,
     make_action,
 )
-from pipeline.engine.view import ANSWER_DECISION, RAISE_OPTION, TURN_DECISION, SeatView
+from pipeline.engine.view import (
+    ANSWER_DECISION,
+    CUT_DECISION,
+    DEAL_DECISION,
+    HOLD_DECISION,
+    RAISE_OPTION,
+    SIGNAL_DECISION,
+    TURN_DECISION,
+    SeatView,
+)
 from pipeline.policies import french_decisions, trut_decisions, valencian_decisions
 from pipeline.policies.base import (
     FOLLOW_CHEAPEST_WINNING,
@@ -47,7 +56,7 @@ from pipeline.policies.base import (
 )
 from pipeline.policies.french_decisions import FrenchDecisions
 from pipeline.policies.parameters import choice, number
-from pipeline.policies.trut_decisions import TrutDecisions
+from pipeline.policies.trut_decisions import TrutDecisions, trut_action
 from pipeline.policies.valencian_decisions import ValencianDecisions
 from pipeline.strength import hand_strength, strength_table
 
@@ -140,6 +149,52 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
             return self.french_answer(view, rng)
         return super().step(view, rng)
 
+    def probabilities(self, view: SeatView) -> dict[Action | None, float]:
+        """The chance of each action this bot takes in ``view`` (the policy protocol's ``probabilities``), a
+        function of the view alone, for the decisions of the ladder variants and of the trut family:
+
+        - a raise (``turn``, ``raise_option``): certain at the raise threshold, else ``bluff`` (a coin drawn at
+          every opportunity); a trut (``trut_turn``, ``trut_option``): certain at ``trut_at``, else
+          ``trut_bluff`` at the seat's first ask of the hand, before any card is laid (the coin is drawn once
+          per hand, and a bluffing seat truts at that first ask), and never later;
+        - ``cut``, ``deal``: ``nocut`` and ``one_card``; ``signal``: the truth, or each other signal alike at
+          ``lie``;
+        - the decisions that draw nothing (answers, holds, card play, the trut family's phases) take the one
+          action ``step`` takes.
+
+        Raises ``ValueError`` for a decision of another family that draws (French and Valencian raises)."""
+        decision = view.decision
+        if decision in (trut.OPTION_DECISION, trut.TURN_DECISION):
+            if decision == trut.TURN_DECISION and not view.may_raise():
+                return {view.play_action(self.card_to_play(view)): 1.0}
+            chance = 1.0 if self.effective_strength(view) >= self.trut_at else 0.0
+            if chance < 1.0 and not view.played():
+                chance = self.trut_bluff
+            other = None if decision == trut.OPTION_DECISION else view.play_action(self.card_to_play(view))
+            return _two_ways(trut_action(view), chance, other)
+        if decision in (TURN_DECISION, RAISE_OPTION):
+            raise_action = view.raise_action()
+            other = None if decision == RAISE_OPTION else view.play_action(self.card_to_play(view))
+            if raise_action is None:
+                return {other: 1.0}
+            chance = 1.0 if self.effective_strength(view) >= self.raise_at else self.bluff
+            return _two_ways(raise_action, chance, other)
+        if decision == CUT_DECISION:
+            return _two_ways(make_action(view.seat, NOCUT), self.params["nocut"], make_action(view.seat, CUT))
+        if decision == DEAL_DECISION:
+            one, three = make_action(view.seat, DEAL, 1), make_action(view.seat, DEAL, 3)
+            return _two_ways(one, self.params["one_card"], three)
+        if decision == SIGNAL_DECISION:
+            truth = true_signal(view)
+            lie = self.params["lie"]
+            others = [make_action(view.seat, SIGNAL, s) for s in SIGNALS if s != truth]
+            chances: dict[Action | None, float] = {other: lie / len(others) for other in others if lie > 0}
+            chances[make_action(view.seat, SIGNAL, truth)] = 1.0 - lie
+            return chances
+        if decision in DRAWS_NOTHING:
+            return {self.step(view, _UNUSED): 1.0}
+        raise ValueError(f"threshold: no probabilities for the decision {decision!r}")
+
     def steady(self, decision: str) -> bool:
         """A trut out of turn (``trut_option``) is judged once a trick: the bluff coin is drawn at the first
         ask of a hand, and the effective strength changes only when a trick is taken."""
@@ -216,8 +271,7 @@ class ThresholdPolicy(DecisionPolicy, FrenchDecisions, TrutDecisions, ValencianD
         return make_action(view.seat, DEAL, 1 if rng.random() < self.params["one_card"] else 3)
 
     def signal(self, view: SeatView, rng: random.Random) -> Action:
-        truth = "".join(r for r in ("3", "2", "1") if any(view.rules.deck.rank_of[c] == r for c in view.dealt))
-        truth = truth or "-"
+        truth = true_signal(view)
         if rng.random() < self.params["lie"]:
             return make_action(view.seat, SIGNAL, rng.choice([s for s in SIGNALS if s != truth]))
         return make_action(view.seat, SIGNAL, truth)
@@ -262,6 +316,43 @@ PARAMS_BY_VARIANT: Final[dict[str, tuple[str, ...]]] = {
 a seat's ``policy`` column and ``PolicyN`` tag name these only (and the card play only off its default, see
 above), so a Trut dataset does not carry the envit's parameters. The trut family reads none of the raise
 ladder's (``raise_at``, ``call_at``, ``bluff``); every variant plays cards."""
+
+
+DRAWS_NOTHING: Final = frozenset(
+    [
+        ANSWER_DECISION,
+        HOLD_DECISION,
+        trut.ANSWER_DECISION,
+        "fortial",
+        "trut_office",
+        "chanson",
+        "chanson_agree",
+        "chanson_ask",
+        "chanter",
+        "tenir",
+        "discard",
+    ]
+)
+"""The decisions in which the threshold bot draws nothing from the generator: ``probabilities`` takes ``step``'s
+action as certain."""
+
+_UNUSED: Final = random.Random(0)
+"""The generator ``probabilities`` gives the steps that draw nothing."""
+
+
+def true_signal(view: SeatView) -> str:
+    """The signal that tells the truth: the 3, 2 and 1 among the cards dealt, or ``-``."""
+    truth = "".join(r for r in ("3", "2", "1") if any(view.rules.deck.rank_of[c] == r for c in view.dealt))
+    return truth or "-"
+
+
+def _two_ways(action: Action | None, chance: float, other: Action | None) -> dict[Action | None, float]:
+    """``action`` at ``chance``, ``other`` otherwise (an action left out when its chance is 0)."""
+    if chance >= 1.0:
+        return {action: 1.0}
+    if chance <= 0.0:
+        return {other: 1.0}
+    return {action: chance, other: 1.0 - chance}
 
 
 def _raise_action(view: SeatView) -> Action:

@@ -63,12 +63,12 @@ class TrutDecisions(JudgingPolicy):
     def trut_turn(self, view: SeatView, rng: random.Random) -> Action:
         """The seat to play: trut first, or play a card."""
         if view.may_raise() and self._wants_trut(view, rng):
-            return _trut_action(view)
+            return trut_action(view)
         return view.play_action(self.card_to_play(view))
 
     def trut_option(self, view: SeatView, rng: random.Random) -> Action | None:
         """Any other seat, at any moment: trut, or let the play go on."""
-        return _trut_action(view) if self._wants_trut(view, rng) else None
+        return trut_action(view) if self._wants_trut(view, rng) else None
 
     def trut_answer(self, view: SeatView, rng: random.Random) -> Action:
         special = view.public_value("special")
@@ -82,12 +82,12 @@ class TrutDecisions(JudgingPolicy):
 
     def fortial(self, view: SeatView, rng: random.Random) -> Action:
         if self.strength_pct(view) >= self.params["fortial_at"]:
-            return _trut_action(view)
+            return trut_action(view)
         return make_action(view.seat, PASS)
 
     def trut_office(self, view: SeatView, rng: random.Random) -> Action:
         """The side facing 2 petits must trut (trut-gatinaise)."""
-        return _trut_action(view)
+        return trut_action(view)
 
     def chanson(self, view: SeatView, rng: random.Random) -> Action:
         """The eldest, asked "Est-ce que tu chantes ?", sings unless his hand is good enough."""
@@ -149,6 +149,6 @@ def _sing_if(view: SeatView, sing: bool) -> Action:
     return make_action(view.seat, SING if sing else NOSING)
 
 
-def _trut_action(view: SeatView) -> Action:
+def trut_action(view: SeatView) -> Action:
     """The trut, announcing the hand when an announcement is legal."""
     return view.raise_actions()[-1]

@@ -1,0 +1,34 @@
+"""Truc Lab's bots as policies of the OpenSpiel games: the chance of each action at a state, from the bot's
+``probabilities(view)`` (the policy protocol's optional member, ``pipeline.policies.base``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.engine.view import SeatView
+from pipeline.openspiel.encoding import SKIP
+from pipeline.openspiel.game import TrucState
+from pipeline.openspiel.solve import StatePolicy
+
+
+def state_policy(bot: Any) -> StatePolicy:
+    """``bot``'s chances at a ``TrucState``: its ``probabilities`` in the view of the seat to act (an optional
+    actor's view is ``optional``; doing nothing is ``skip``)."""
+    if not callable(getattr(bot, "probabilities", None)):
+        raise ValueError(f"policy {bot.name} does not give its probabilities")
+
+    def chances(state: TrucState) -> dict[int, float]:
+        engine = state.engine
+        seat = state.current_player()
+        if state.discarding:
+            raise ValueError("a discard chosen card by card has no bot probabilities")
+        view = SeatView(engine, seat, seat != engine.actor())
+        table = state.get_game().table
+        out: dict[int, float] = {}
+        for action, chance in bot.probabilities(view).items():
+            if chance > 0:
+                key = SKIP if action is None else table.id_of(action.verb, action.arg)
+                out[key] = out.get(key, 0.0) + chance
+        return out
+
+    return chances

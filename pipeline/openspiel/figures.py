@@ -1,0 +1,159 @@
+"""The small-variant figures of docs/equilibrium.md: the size of a small game, CFR+'s exploitability against
+its iterations, and the exact exploitability of bots (``truc equilibrium`` prints and writes them).
+
+``equilibrium_figures`` loads one hand of the variant (``scope=hand``, each seat's cards one chance outcome:
+``deal=hands``), exports its tree once (``solve.export_tree``), measures each bot by its ``probabilities``
+and runs CFR+, then writes to its folder ``figures.json`` (every number), ``cfr_plus.csv`` (the curve) and
+``exploitability.png`` / ``.svg`` (the curve and the bots, an Altair chart).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import pyspiel
+import vl_convert as vlc
+
+from pipeline.openspiel.bots import state_policy
+from pipeline.openspiel.game import game_name
+from pipeline.openspiel.solve import exploitability, export_tree
+from pipeline.policies import parse_policy
+
+SMALL_OPTIONS: dict[str, dict[str, str]] = {"trut": {"deck": "8"}}
+"""The options that make a variant small enough to solve exactly (``truc equilibrium``'s default)."""
+
+DEFAULT_BOTS: tuple[str, ...] = (
+    "random",
+    "threshold",
+    "threshold:trut_bluff=0",
+    "threshold:trut_bluff=0.3",
+    "threshold:trut_at=0.6",
+    "threshold:trut_at=0.95",
+    "threshold:see_at=0.35",
+    "threshold:see_at=0.75",
+)
+"""The bots measured by default: the random bot, the threshold bot with its defaults, and the threshold bot
+with each of its trut parameters moved both ways."""
+
+
+@dataclass
+class Figures:
+    """Everything ``equilibrium_figures`` measured. Exploitabilities are in the game's points per hand (petits
+    in the trut family, a long counted as 3)."""
+
+    game: str
+    deals: int
+    histories: int
+    terminals: int
+    decisions: int
+    information_states: list[int]
+    export_seconds: float
+    cfr_plus: list[tuple[int, float]] = field(default_factory=list)
+    cfr_plus_seconds: float = 0.0
+    bots: dict[str, float] = field(default_factory=dict)
+    openspiel_check: float = math.nan  # pyspiel.exploitability of CFR+'s last average policy
+
+    def lines(self) -> list[str]:
+        """The figures as the command prints them."""
+        last = self.cfr_plus[-1] if self.cfr_plus else (0, math.nan)
+        out = [
+            f"{self.game}: {self.deals:,} deals, {self.histories:,} histories ({self.terminals:,} terminal, "
+            f"{self.decisions:,} decisions), information states {' + '.join(f'{n:,}' for n in self.information_states)}"
+            f" (tree exported in {self.export_seconds:.0f} s)",
+            f"CFR+: exploitability {last[1]:.6f} points per hand after {last[0]:,} iterations "
+            f"({self.cfr_plus_seconds:.0f} s; OpenSpiel's own best responses: {self.openspiel_check:.6f})",
+        ]
+        out += [f"{spec}: exploitability {value:.4f} points per hand" for spec, value in self.bots.items()]
+        return out
+
+
+def count_deals(game: Any) -> int:
+    """The deals of a hand: the chance outcomes before anyone acts, counted path by path."""
+
+    def leaves(state: Any) -> int:
+        if not state.is_chance_node():
+            return 1
+        return sum(leaves(state.child(outcome)) for outcome, _ in state.chance_outcomes())
+
+    return leaves(game.new_initial_state())
+
+
+def load_small_game(variant: str, players: int, options: Mapping[str, str]) -> Any:
+    """One hand of ``variant`` with each seat's cards dealt as one chance outcome."""
+    text = " ".join(f"{k}={v}" for k, v in options.items())
+    return pyspiel.load_game(game_name(variant), {"players": players, "options": text, "deal": "hands"})
+
+
+def equilibrium_figures(
+    variant: str,
+    players: int,
+    options: Mapping[str, str],
+    iterations: int,
+    out: Path,
+    bots: Sequence[str] = DEFAULT_BOTS,
+    say: Callable[[str], None] | None = None,
+) -> Figures:
+    """Measure a small game (see the module docstring) and write the figures to the folder ``out``."""
+    tell = say or (lambda _: None)
+    game = load_small_game(variant, players, options)
+    out.mkdir(parents=True, exist_ok=True)
+    policies = {spec: state_policy(parse_policy(spec)) for spec in bots}
+    tell(f"exporting the tree of {game}")
+    tree = export_tree(game, out / "tree.efg", policies, progress=lambda n: tell(f"{n:,} histories"))
+    figures = Figures(
+        str(game),
+        count_deals(game),
+        tree.histories,
+        tree.terminals,
+        tree.decisions,
+        tree.infostate_counts(),
+        tree.seconds,
+    )
+    arrays = tree.arrays
+    assert arrays is not None
+    for spec in bots:
+        figures.bots[spec] = arrays.exploitability(tree.bot_strategies[spec])
+        tell(f"{spec}: {figures.bots[spec]:.4f}")
+    started = time.perf_counter()
+    figures.cfr_plus, average = arrays.cfr_plus(
+        iterations, progress=lambda i, value: tell(f"CFR+ iteration {i:,}: exploitability {value:.6f}")
+    )
+    figures.cfr_plus_seconds = time.perf_counter() - started
+    tell("checking the end point with OpenSpiel's own best responses")
+    figures.openspiel_check = exploitability(tree.efg_game(), tree.efg_policy(average))
+    (out / "tree.efg").unlink()
+    write_figures(figures, out)
+    return figures
+
+
+def write_figures(figures: Figures, out: Path) -> None:
+    (out / "figures.json").write_text(json.dumps(asdict(figures), indent=2) + "\n", "utf-8")
+    with (out / "cfr_plus.csv").open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["iteration", "exploitability"])
+        writer.writerows(figures.cfr_plus)
+    spec = exploitability_chart(figures).to_dict()
+    (out / "exploitability.png").write_bytes(vlc.vegalite_to_png(spec, scale=2))
+    (out / "exploitability.svg").write_text(vlc.vegalite_to_svg(spec), "utf-8")
+
+
+def exploitability_chart(figures: Figures) -> alt.TopLevelMixin:
+    """CFR+'s exploitability against its iterations (log-log), and each bot's as a horizontal rule."""
+    curve = alt.Data(values=[{"iteration": i, "exploitability": v} for i, v in figures.cfr_plus if v > 0])
+    bots = alt.Data(values=[{"bot": spec, "exploitability": v} for spec, v in figures.bots.items()])
+    y = alt.Y("exploitability:Q", scale=alt.Scale(type="log"), title="exploitability (points per hand)")
+    line = (
+        alt.Chart(curve)
+        .mark_line(point=True, color="black")
+        .encode(x=alt.X("iteration:Q", scale=alt.Scale(type="log"), title="CFR+ iterations"), y=y)
+    )
+    rules = alt.Chart(bots).mark_rule(strokeDash=[4, 3]).encode(y=y, color=alt.Color("bot:N", title="bot"))
+    return alt.layer(line, rules).properties(title=f"{figures.game}: CFR+ against the bots", width=520, height=340)

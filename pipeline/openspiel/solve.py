@@ -1,0 +1,425 @@
+"""Exact solving of a small game: its tree walked once into arrays, CFR+ and exact best responses on them.
+
+A game written in Python is slow to walk for every iteration of CFR (each state a Python object, copied by
+deep copy), and OpenSpiel's C++ solvers, run on such a game or on its tree read back as an EFG game, walk
+the tree state by state (seconds an iteration for the reduced Trut's 710,000 histories). So the tree is walked
+once (``export_tree``) into arrays (``GameTree``: each history's parent, the action or chance that leads to it,
+its player and information state, its returns), on which CFR+ and best responses are a few vector operations
+per depth of the tree (NumPy). While it walks the tree the export asks each bot for its ``probabilities`` at
+every decision, so the bots become tabular policies (a bot that gives two histories of one information state
+different chances is refused). The export also writes the tree in OpenSpiel's EFG text format, so OpenSpiel's
+own ``pyspiel.exploitability`` checks the arrays' figures (``tests/test_openspiel_solve.py``, and the end point
+of ``truc equilibrium``).
+
+Two-player zero-sum games only. The histories of one information state are at one depth (the record a seat
+sees has an entry per move and per card dealt), which the best response relies on; the export checks it.
+
+Exploitability here is OpenSpiel's: the mean over the two players of what a best response to the other's
+policy gains over the policy's value (NashConv / 2); for a hand played by one bot in both seats, the points a
+best response wins per hand against it, averaged over the two seats.
+
+The EFG game numbers its actions by the order in which their names first appear in the file and sorts each
+node's actions by number; so the file opens with a branch of chance probability 0 holding one decision that
+lists every action of the game in its own order, which makes the EFG game's action numbers the game's own.
+Its information state strings are ``"{player}-{player}-{number}-"`` (``efg_key``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+NUMBERING = 1
+"""The information state number of the numbering branch's decision (player 0's, never reached: EFG numbers
+each player's information states from 1 without a gap, so player 0's own start at 2)."""
+
+StatePolicy = Callable[[Any], Mapping[int, float]]
+"""A bot as the export sees it: a state -> the chance of each of its legal actions."""
+
+
+@dataclass
+class ExportedTree:
+    """What ``export_tree`` wrote and counted: the EFG file, the arrays, the bots' tables."""
+
+    path: Path
+    histories: int = 0  # every node of the tree: chance, decision and terminal
+    terminals: int = 0
+    decisions: int = 0
+    chance_nodes: int = 0
+    information_states: list[dict[int, str]] = field(default_factory=list)  # per player: EFG number -> state
+    policies: dict[str, dict[str, list[tuple[int, float]]]] = field(default_factory=dict)  # bot -> EFG table
+    arrays: GameTree | None = None
+    bot_strategies: dict[str, np.ndarray] = field(default_factory=dict)  # bot -> chance per action slot
+    actions: int = 0  # the game's distinct actions
+    seconds: float = 0.0
+
+    def infostate_counts(self) -> list[int]:
+        return [len(states) for states in self.information_states]
+
+    def efg_game(self) -> Any:
+        """The exported tree as OpenSpiel's C++ EFG game."""
+        return pyspiel.load_efg_game(self.path.read_text("ascii"))
+
+    def efg_policy(self, strategy: np.ndarray) -> Any:
+        """A strategy of the arrays (a chance per action slot) as a tabular policy of the EFG game."""
+        return tabular(_efg_table(self, strategy))
+
+
+def efg_key(player: int, number: int) -> str:
+    """The EFG game's information state string of ``player``'s information state ``number``."""
+    return f"{player}-{player}-{number}-"
+
+
+def _quoted(text: str) -> str:
+    if '"' in text or "\n" in text:
+        raise ValueError(f"a name in an EFG file cannot hold quotes or new lines: {text!r}")
+    return f'"{text}"'
+
+
+def export_tree(
+    game: Any,
+    path: Path,
+    bots: Mapping[str, StatePolicy] | None = None,
+    root: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> ExportedTree:
+    """Walk every history of ``game`` (from ``root``, by default its initial state) into arrays and into the EFG
+    file ``path``; ask each bot of ``bots`` its chances at every decision (see the module docstring)."""
+    started = time.perf_counter()
+    players = game.num_players()
+    if players != 2:
+        raise ValueError(f"exact solving takes two-player games, not {players} players")
+    tree = ExportedTree(path, information_states=[{} for _ in range(players)], actions=game.num_distinct_actions())
+    numbers: list[dict[str, int]] = [{} for _ in range(players)]
+    bot_chances: dict[str, list[float]] = {name: [] for name in (bots or {})}
+    outcomes: dict[tuple[float, ...], int] = {}
+    start = root if root is not None else game.new_initial_state()
+    everything = list(range(game.num_distinct_actions()))
+    build = _Builder()
+    with path.open("w", encoding="ascii") as out:
+        out.write(f'EFG 2 R "{game}" {{ {" ".join(_quoted(f"p{p}") for p in range(players))} }}\n')
+        out.write('c "" 1 "" { "0" 0 "1" 1 } 0\n')  # the branch of probability 0 that numbers every action
+        names = " ".join(_quoted(_action_name(game, a)) for a in everything)
+        out.write(f'p "" 1 {NUMBERING} "" {{ {names} }} 0\n')
+        for _ in everything:
+            out.write(f't "" 1 "" {{ {", ".join("0" for _ in range(players))} }}\n')
+        chance_number = 1
+        for state, parent, position, chance in _preorder(start):
+            node = tree.histories
+            tree.histories += 1
+            if progress is not None and tree.histories % 10_000 == 0:
+                progress(tree.histories)
+            if state.is_terminal():
+                tree.terminals += 1
+                payoff = tuple(state.returns())
+                if abs(sum(payoff)) > 1e-9:
+                    raise ValueError(f"exact solving takes zero-sum games: returns {payoff}")
+                number = outcomes.setdefault(payoff, len(outcomes) + 2)  # outcome 1: the numbering branch
+                out.write(f't "" {number} "" {{ {", ".join(repr(float(v)) for v in payoff)} }}\n')
+                build.node(node, parent, position, chance, TERMINAL, -1, -1, payoff[0], len(state.history()))
+            elif state.is_chance_node():
+                tree.chance_nodes += 1
+                chance_number += 1
+                branches = " ".join(f'"{o}" {p!r}' for o, p in state.chance_outcomes())
+                out.write(f'c "" {chance_number} "" {{ {branches} }} 0\n')
+                build.node(node, parent, position, chance, CHANCE, -1, -1, 0.0, len(state.history()))
+            else:
+                tree.decisions += 1
+                player = state.current_player()
+                info = state.information_state_string(player)
+                first = NUMBERING + 1 if player == 0 else 1
+                number = numbers[player].setdefault(info, len(numbers[player]) + first)
+                tree.information_states[player][number] = info
+                legal = state.legal_actions()
+                names = " ".join(_quoted(_action_name(game, a)) for a in legal)
+                out.write(f'p "" {player + 1} {number} "" {{ {names} }} 0\n')
+                known = build.infoset(player, number, legal)
+                build.node(node, parent, position, chance, DECISION, player, known, 0.0, len(state.history()))
+                for name, bot in (bots or {}).items():
+                    given = bot(state)
+                    if any(a not in legal for a in given) or abs(sum(given.values()) - 1) > 1e-9:
+                        raise ValueError(f"bot {name} gives {given} where the legal actions are {legal}")
+                    chances = [float(given.get(a, 0.0)) for a in legal]  # OpenSpiel wants every legal one
+                    slots = bot_chances[name]
+                    offset = build.offsets[known]
+                    if offset == len(slots):
+                        slots.extend(chances)
+                    elif slots[offset : offset + len(legal)] != chances:
+                        raise ValueError(f"bot {name} gives two histories of one information state different chances")
+    tree.arrays = build.tree()
+    tree.bot_strategies = {name: np.array(chances) for name, chances in bot_chances.items()}
+    tree.policies = {name: _efg_table(tree, strategy) for name, strategy in tree.bot_strategies.items()}
+    tree.seconds = time.perf_counter() - started
+    return tree
+
+
+def _efg_table(tree: ExportedTree, strategy: np.ndarray) -> dict[str, list[tuple[int, float]]]:
+    arrays = tree.arrays
+    assert arrays is not None
+    table: dict[str, list[tuple[int, float]]] = {}
+    for info, (player, number) in enumerate(arrays.efg_numbers):
+        start, size = int(arrays.offset[info]), int(arrays.size[info])
+        actions = arrays.slot_action[start : start + size]
+        chances = strategy[start : start + size]
+        table[efg_key(player, number)] = [(int(a), float(p)) for a, p in zip(actions, chances, strict=True)]
+    everything = range(tree.actions)
+    table[efg_key(0, NUMBERING)] = [(a, 1.0 / len(everything)) for a in everything]
+    return table
+
+
+TERMINAL, CHANCE, DECISION = 0, 1, 2
+"""The kinds of a history in ``GameTree``."""
+
+
+class _Builder:
+    """The arrays of ``GameTree``, filled history by history in preorder."""
+
+    def __init__(self) -> None:
+        self.parent: list[int] = []
+        self.position: list[int] = []  # the child's place among its parent's actions or chance outcomes
+        self.chance: list[float] = []  # the chance of the outcome that leads to it (1 after a decision)
+        self.kind: list[int] = []
+        self.player: list[int] = []
+        self.info: list[int] = []
+        self.utility: list[float] = []  # player 0's return at a terminal history
+        self.depth: list[int] = []
+        self.numbers: dict[tuple[int, int], int] = {}
+        self.efg_numbers: list[tuple[int, int]] = []
+        self.offsets: list[int] = []
+        self.sizes: list[int] = []
+        self.slot_action: list[int] = []
+
+    def infoset(self, player: int, number: int, legal: list[int]) -> int:
+        known = self.numbers.get((player, number))
+        if known is None:
+            known = self.numbers[(player, number)] = len(self.efg_numbers)
+            self.efg_numbers.append((player, number))
+            self.offsets.append(len(self.slot_action))
+            self.sizes.append(len(legal))
+            self.slot_action.extend(legal)
+        return known
+
+    def node(
+        self, node: int, parent: int, position: int, chance: float, kind: int, player: int, info: int, u: float, d: int
+    ) -> None:
+        self.parent.append(parent)
+        self.position.append(position)
+        self.chance.append(chance)
+        self.kind.append(kind)
+        self.player.append(player)
+        self.info.append(info)
+        self.utility.append(u)
+        self.depth.append(d)
+
+    def tree(self) -> GameTree:
+        return GameTree(
+            parent=np.array(self.parent, dtype=np.int64),
+            position=np.array(self.position, dtype=np.int64),
+            chance=np.array(self.chance),
+            kind=np.array(self.kind, dtype=np.int8),
+            player=np.array(self.player, dtype=np.int8),
+            info=np.array(self.info, dtype=np.int64),
+            utility=np.array(self.utility),
+            depth=np.array(self.depth, dtype=np.int64),
+            offset=np.array(self.offsets, dtype=np.int64),
+            size=np.array(self.sizes, dtype=np.int64),
+            slot_action=np.array(self.slot_action, dtype=np.int64),
+            efg_numbers=self.efg_numbers,
+        )
+
+
+def _action_name(game: Any, action: int) -> str:
+    table: Any = getattr(game, "table", None)
+    return table.text(action) if table is not None else str(action)
+
+
+def _preorder(root: Any) -> Iterator[tuple[Any, int, int, float]]:
+    """Every history under ``root``, each before its children, children in action order: (state, its parent's
+    index in this order, its place among the parent's actions, the chance of the outcome leading to it)."""
+    stack: list[tuple[Any, int, int, float]] = [(root, -1, 0, 1.0)]
+    index = 0
+    while stack:
+        state, parent, position, chance = stack.pop()
+        yield state, parent, position, chance
+        me = index
+        index += 1
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            moves = state.chance_outcomes()
+        else:
+            moves = [(action, 1.0) for action in state.legal_actions()]
+        children = []
+        for place, (action, p) in enumerate(moves):
+            child = state.clone()
+            child.apply_action(action)
+            children.append((child, me, place, p))
+        stack.extend(reversed(children))
+
+
+def tabular(table: Mapping[str, list[tuple[int, float]]]) -> Any:
+    """A bot's table as OpenSpiel's C++ tabular policy."""
+    return pyspiel.TabularPolicy(dict(table))
+
+
+def exploitability(efg_game: Any, policy: Any) -> float:
+    """OpenSpiel's exploitability of ``policy`` on the exported game (see the module docstring)."""
+    return float(pyspiel.exploitability(efg_game, policy))
+
+
+@dataclass
+class _Level:
+    """The histories at one depth and the edges into them, split by who chose the edge."""
+
+    nodes: np.ndarray
+    parents: np.ndarray  # the distinct parents, and each node's place among them
+    inverse: np.ndarray
+    by: list[np.ndarray]  # per player: the nodes whose parent is that player's decision
+    chanced: np.ndarray  # the nodes whose parent is a chance history
+
+
+@dataclass
+class GameTree:
+    """A two-player zero-sum game's tree as arrays, histories in preorder (the root first); every information
+    state's actions are consecutive action slots (``offset``, ``size``), a strategy a chance per slot."""
+
+    parent: np.ndarray
+    position: np.ndarray
+    chance: np.ndarray
+    kind: np.ndarray
+    player: np.ndarray
+    info: np.ndarray
+    utility: np.ndarray
+    depth: np.ndarray
+    offset: np.ndarray
+    size: np.ndarray
+    slot_action: np.ndarray
+    efg_numbers: list[tuple[int, int]]
+
+    def __post_init__(self) -> None:
+        n = len(self.parent)
+        self.slots = len(self.slot_action)
+        self.slot_info = np.repeat(np.arange(len(self.offset)), self.size)
+        self.info_player = np.zeros(len(self.offset), dtype=np.int8)
+        decisions = np.nonzero(self.kind == DECISION)[0]
+        self.info_player[self.info[decisions]] = self.player[decisions]
+        depth_of_info = np.full(len(self.offset), -1, dtype=np.int64)
+        depth_of_info[self.info[decisions]] = self.depth[decisions]
+        if np.any(depth_of_info[self.info[decisions]] != self.depth[decisions]):
+            raise ValueError("the histories of an information state are at different depths")
+        self.representative = np.zeros(len(self.offset), dtype=np.int64)  # one history of each state
+        self.representative[self.info[decisions][::-1]] = decisions[::-1]
+        self.edge_slot = np.full(n, -1, dtype=np.int64)  # the slot of the action leading to a history
+        children = np.nonzero(self.parent >= 0)[0]
+        after_decision = children[self.kind[self.parent[children]] == DECISION]
+        self.edge_slot[after_decision] = (
+            self.offset[self.info[self.parent[after_decision]]] + self.position[after_decision]
+        )
+        relative = self.depth - self.depth[0]
+        self.levels: list[_Level] = []
+        for d in range(1, int(relative.max()) + 1 if n > 1 else 1):
+            nodes = np.nonzero(relative == d)[0]
+            parents, inverse = np.unique(self.parent[nodes], return_inverse=True)
+            owner = self.kind[self.parent[nodes]]
+            chooser = self.player[self.parent[nodes]]
+            by = [nodes[(owner == DECISION) & (chooser == p)] for p in (0, 1)]
+            self.levels.append(_Level(nodes, parents, inverse, by, nodes[owner == CHANCE]))
+
+    def uniform(self) -> np.ndarray:
+        return 1.0 / self.size[self.slot_info]
+
+    def normalised(self, weights: np.ndarray) -> np.ndarray:
+        """Weights per slot made a strategy: each state's in proportion, uniform where they are all 0."""
+        if self.slots == 0:
+            return weights
+        totals = np.add.reduceat(weights, self.offset)[self.slot_info]
+        return np.where(totals > 0, weights / np.where(totals > 0, totals, 1.0), self.uniform())
+
+    def reach(self, strategy: np.ndarray) -> np.ndarray:
+        """Per history, each player's own chance of playing to it and chance's (rows 0, 1, 2)."""
+        reach = np.ones((3, len(self.parent)))
+        for level in self.levels:
+            reach[:, level.nodes] = reach[:, self.parent[level.nodes]]
+            for p in (0, 1):
+                reach[p, level.by[p]] *= strategy[self.edge_slot[level.by[p]]]
+            reach[2, level.chanced] *= self.chance[level.chanced]
+        return reach
+
+    def _weights(self, strategy: np.ndarray, level: _Level) -> np.ndarray:
+        weights = self.chance[level.nodes].copy()
+        decided = self.edge_slot[level.nodes] >= 0
+        weights[decided] = strategy[self.edge_slot[level.nodes[decided]]]
+        return weights
+
+    def values(self, strategy: np.ndarray) -> np.ndarray:
+        """Player 0's expected return at every history when both play ``strategy``."""
+        value = self.utility.copy()
+        for level in reversed(self.levels):
+            sums = np.bincount(level.inverse, self._weights(strategy, level) * value[level.nodes], len(level.parents))
+            value[level.parents] = sums
+        return value
+
+    def best_response(self, strategy: np.ndarray, player: int) -> float:
+        """What ``player`` wins (its own return) with a best response to the other's ``strategy``."""
+        reach = self.reach(strategy)
+        others = reach[1 - player] * reach[2]
+        sign = 1.0 if player == 0 else -1.0
+        value = sign * self.utility
+        for level in reversed(self.levels):
+            mine = level.by[player]
+            slots = self.edge_slot[mine]
+            q = np.bincount(slots, others[self.parent[mine]] * value[mine], self.slots)
+            best = np.full(len(self.offset), -np.inf)
+            np.maximum.at(best, self.slot_info[slots], q[slots])
+            top = np.zeros(self.slots, dtype=bool)
+            top[slots] = q[slots] >= best[self.slot_info[slots]]
+            counted = np.cumsum(top)
+            before = counted[self.offset] - top[self.offset]
+            chosen = top & (counted - before[self.slot_info] == 1)  # the first best action of each state
+            weights = self._weights(strategy, level)
+            weights[np.isin(level.nodes, mine)] = chosen[self.edge_slot[level.nodes[np.isin(level.nodes, mine)]]]
+            value[level.parents] = np.bincount(level.inverse, weights * value[level.nodes], len(level.parents))
+        return float(value[0])
+
+    def exploitability(self, strategy: np.ndarray) -> float:
+        """OpenSpiel's exploitability: NashConv / 2, the mean gain of the two best responses."""
+        return (self.best_response(strategy, 0) + self.best_response(strategy, 1)) / 2
+
+    def cfr_plus(
+        self, iterations: int, checkpoints: int = 20, progress: Callable[[int, float], None] | None = None
+    ) -> tuple[list[tuple[int, float]], np.ndarray]:
+        """CFR+ (Tammelin 2014: regrets floored at 0, alternating updates, the average weighted by the iteration)
+        for ``iterations`` iterations; the exploitability of its average strategy at about ``checkpoints``
+        iterations spread over a log scale (and the last), and the final average strategy."""
+        marks = {max(1, round(iterations ** (k / checkpoints))) for k in range(checkpoints + 1)} | {iterations}
+        regrets = np.zeros(self.slots)
+        totals = np.zeros(self.slots)
+        curve: list[tuple[int, float]] = []
+        for t in range(1, iterations + 1):
+            for p in (0, 1):
+                strategy = self.normalised(regrets)
+                reach = self.reach(strategy)
+                value = self.values(strategy) * (1.0 if p == 0 else -1.0)
+                mine = self.info_player[self.slot_info] == p
+                own = reach[p][self.representative[self.slot_info]]
+                totals += np.where(mine, t * own * strategy, 0.0)
+                others = reach[1 - p] * reach[2]
+                gains = np.zeros(self.slots)
+                for level in self.levels:
+                    nodes = level.by[p]
+                    parents = self.parent[nodes]
+                    gains += np.bincount(
+                        self.edge_slot[nodes], others[parents] * (value[nodes] - value[parents]), self.slots
+                    )
+                regrets = np.maximum(regrets + gains, 0.0)
+            if t in marks:
+                curve.append((t, self.exploitability(self.normalised(totals))))
+                if progress is not None:
+                    progress(*curve[-1])
+        return curve, self.normalised(totals)
