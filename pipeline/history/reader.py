@@ -37,7 +37,7 @@ from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
 from pipeline.names import did_you_mean
 from pipeline.playing import rubber_wins
-from pipeline.printable import escaped, not_text
+from pipeline.printable import NOT_TEXT, escaped, not_text
 from pipeline.variants import UnknownVariant, get_variant
 
 BOM = "\ufeff"
@@ -62,7 +62,7 @@ VERB_SYNONYMS: Final = {"vull": "accept", "envide": "envit", "truque": "truc", "
 ``vull`` ("I want it", FORMAT.md's word for accept; Catalan players say it), ``envide`` and ``truque`` (seed
 004's words for the envit and the truc, Valencian), ``tenir`` (seed 003's word for holding "à tenir")."""
 
-ONE_ARG_KINDS = (*CARD_ARG_KINDS, "int", "int|reste", "word")
+ONE_ARG_KINDS = frozenset((*CARD_ARG_KINDS, "int", "int|reste", "word"))
 
 
 def arg_kind(verb: str) -> str | None:
@@ -77,7 +77,7 @@ _TAG = re.compile(r'\[\s*([^\W\d]\w*)\s+"((?:[^"\\]|\\["\\])*)"\s*\]')
 _ESCAPE = re.compile(r"\\(.)")
 _HAND = re.compile(r"hand\s+([0-9]+)(?:\s+dealer\s+([0-9]+))?", re.IGNORECASE)
 _DEAL = re.compile(r"([0-9]+)\s*:(.*)")
-_ACTION = re.compile(r"([0-9]+)\s+(\S+)(.*)")
+_CARD_GAPS = re.compile(r"[\s,]+")
 _END = re.compile(r"end\b(.*)", re.IGNORECASE)
 _DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 
@@ -401,32 +401,36 @@ def _read_tag(number: int, content: str, source: str) -> TagLine:
 
 
 def read_line(number: int, content: str, source: str) -> Line:
-    """Read one content line; a line that fits no form of the format is a ``HistoryError``."""
+    """Read one content line (stripped, as ``scan`` gives it); a line that fits no form of the format is a
+    ``HistoryError``."""
     if content.startswith("["):
         return _read_tag(number, content, source)
-    char = not_text(content, tab=True)
-    if char:
-        raise HistoryError(source, number, f"the line holds {char}: a history is printable text", text=content)
-    text = " ".join(content.split())
+    if NOT_TEXT.search(content) is not None:  # most lines hold none: the search alone is cheaper
+        char = not_text(content, tab=True)
+        if char:
+            raise HistoryError(source, number, f"the line holds {char}: a history is printable text", text=content)
+    # words one space apart; an ASCII line with no tab nor two spaces together already is (most lines are)
+    text = content if content.isascii() and "  " not in content and "\t" not in content else " ".join(content.split())
 
     def bad(message: str) -> HistoryError:
         return HistoryError(source, number, message, text=text)
 
-    long_number = _too_long(text)
+    long_number = _too_long(text) if len(text) > NUMBER_DIGITS else None
     if long_number:
         raise bad(long_number)
 
-    deal = _DEAL.fullmatch(text)
+    deal = _DEAL.fullmatch(text) if ":" in text else None
     if deal:
-        cards = tuple(c for c in re.split(r"[\s,]+", deal.group(2)) if c)
+        cards = tuple(c for c in _CARD_GAPS.split(deal.group(2)) if c)
         return DealLine(number, text, int(deal.group(1)), cards)
-    action = _ACTION.fullmatch(text)
-    if action:
-        seat, verb, rest = int(action.group(1)), action.group(2).lower(), action.group(3).split()
+    words = text.split(" ")  # an action: a seat (ASCII digits), a verb and its arguments, one space apart
+    if len(words) > 1 and words[0].isascii() and words[0].isdigit():
+        seat, written, rest = int(words[0]), words[1], words[2:]
+        verb = written.lower()
         verb = VERB_SYNONYMS.get(verb, verb)
         if verb not in FORMAT_VERBS and verb not in ARG_KINDS:
             verbs = sorted(FORMAT_VERBS | set(ARG_KINDS))
-            raise bad(f"unknown verb {shown(action.group(2))!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}")
+            raise bad(f"unknown verb {shown(written)!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}")
         kind = arg_kind(verb)
         if kind is None and rest:
             raise bad(f"'{verb}' takes no argument")
@@ -772,9 +776,12 @@ class ReplayVisitor(Visitor):
             raise self._error(culprit, message, exc.rule) from None
 
     def visit_action(self, line: ActionLine) -> None:
-        game = self._require_hand(line)
-        self._check_seat(game, line, line.seat)
-        if game.phase in (Phase.CUT, Phase.DEAL_CHOICE, Phase.DEAL) and line.verb not in (CUT, NOCUT, DEAL):
+        replay = self._replay
+        game = replay.game
+        if game is None or not 0 <= line.seat < game.n:
+            game = self._require_hand(line)
+            self._check_seat(game, line, line.seat)
+        if game.phase in _DEALING and line.verb not in _DEALING_VERBS:
             if game.dealt:  # a deal inside the hand (la chanson, chanter, a "sec" redeal)
                 message = (
                     f"hand {game.hand_no} waits for a deal of {game.deal_size()} cards each: its deal lines come first"
@@ -783,11 +790,11 @@ class ReplayVisitor(Visitor):
                 message = f"the cards of hand {game.hand_no} must be dealt first"
             raise self._error(line, message, "deal-expected")
         try:
-            game.apply(Action(line.seat, line.verb, self._arg(game, line)))
+            game.apply(Action(line.seat, line.verb, self._arg(game, line) if line.args else None))
         except RuleError as exc:
             raise self._rule_error(line, exc) from None
-        if game.hand_over and len(self._replay.hands) < game.hand_no:
-            self._replay.hands.append(game.last_hand)  # type: ignore[arg-type]
+        if game.hand_over and len(replay.hands) < game.hand_no:
+            replay.hands.append(game.last_hand)  # type: ignore[arg-type]
 
     def visit_end(self, end: EndLine) -> None:
         replay = self._replay
@@ -1013,6 +1020,11 @@ class ReplayVisitor(Visitor):
                 )
             first_dealer = hand.dealer
         return new_game(config, seed=seed, first_dealer=first_dealer)
+
+
+_DEALING: Final = frozenset((Phase.CUT, Phase.DEAL_CHOICE, Phase.DEAL))
+"""The phases before a hand's cards are dealt: only the dealing steps (``_DEALING_VERBS``) may come then."""
+_DEALING_VERBS: Final = frozenset((CUT, NOCUT, DEAL))
 
 
 def _not_a_final_score(game: Game, text: str) -> str | None:
