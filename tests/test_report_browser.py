@@ -293,7 +293,8 @@ def test_a_failed_render_leaves_nothing_behind(tmp_path: Path) -> None:
 def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportResult, sim_dataset: Path) -> None:
     # a catalan dataset: the comparison, every statistic, and void hands (every variant has them); the envit,
     # trut and french statistics have no rows, so no section
-    assert list(sim_report.png) == ["variant_comparison", *STATISTICS, "void_hands", "player_results"]
+    # the headline chart of games won first (experiment_charts.GAMES_CHART), then a chart per statistic
+    assert list(sim_report.png) == ["games_won", "variant_comparison", *STATISTICS, "void_hands", "player_results"]
     page = sim_report.html.read_text("utf-8")
     assert f"<summary>{sim_dataset}</summary>" in page
     assert "4-player catalan" in page
@@ -308,7 +309,7 @@ def test_build_report_draws_every_statistic_of_a_simulation(sim_report: ReportRe
     # under a part of their own (they sat under "Variant by variant", whose text did not fit them)
     assert page.index(">Who played<") < page.index('<section id="stat-player_results">')
     assert page.index(">Who played<") > page.index('<section id="stat-void_hands">')
-    assert '<nav><ul><li><a href="#summary">Findings</a></li>' in page
+    assert '<nav><ul><li><a href="#findings">Findings</a></li>' in page
     assert "threshold raise_at=0.8 call_at=0.6 bluff=0.05" in players and "nocut" not in players
     # a random bot sat at the table: said where the settings are compared, before they are ranked
     caveat = (
@@ -399,7 +400,7 @@ def test_multi_variant_charts_wrap_what_one_row_or_a_grid_cannot_hold(multi_repo
 
 def test_findings_lead_with_the_comparison_and_show_every_setting(multi_report: ReportResult) -> None:
     page = multi_report.html.read_text("utf-8")
-    findings = page.split('<section id="summary">', 1)[1].split("</section>", 1)[0]
+    findings = page.split('<details id="findings">', 1)[1].split('<details id="manifests">', 1)[0]
     blocks = dict(re.findall(r'<h3><a href="#stat-([a-z_]+)">.*?</a></h3>(.*?)(?=<h3>|$)', findings, re.S))
     comparison_shown, comparison_folded = blocks["variant_comparison"].split("<details>", 1)
     shown_items = re.findall(r"<li>(.*?)</li>", comparison_shown)
@@ -444,7 +445,7 @@ def test_a_comparison_with_a_random_bot_in_some_settings_says_which(tmp_path: Pa
     )
     section = page.split('<section id="stat-variant_comparison">', 1)[1].split("</section>", 1)[0]
     assert f'<p class="note caveat">{caveat}' in section
-    findings = page.split('<section id="summary">', 1)[1].split("</section>", 1)[0]
+    findings = page.split('<details id="findings">', 1)[1].split('<details id="manifests">', 1)[0]
     comparison = findings.split('href="#stat-variant_comparison"', 1)[1].split("<h3>", 1)[0]
     first, *others = re.findall(r"<li>(.*?)</li>", comparison.split("<details>", 1)[0])
     assert first.startswith(caveat) and others and all(item.startswith("Across variants, ") for item in others)
@@ -652,7 +653,7 @@ def test_report_of_every_simulated_variant_renders_and_compares_them_all(
     assert any(m.startswith("computing") for m in messages)
     # every statistic has rows, the variant ones included, so every chart is drawn; and every setting
     # compares its threshold and random bots
-    assert list(report.png) == [*ALL_STATISTICS, "player_results"]
+    assert list(report.png) == ["games_won", *ALL_STATISTICS, "player_results"]
     page = report.html.read_text("utf-8")
     listed = ", ".join(f"{name} ({', '.join(map(str, VARIANTS[name].players))} players)" for name in sorted(VARIANTS))
     assert f"Variants: {listed}." in page

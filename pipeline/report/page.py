@@ -29,7 +29,7 @@ from typing import Any
 import polars as pl
 
 from pipeline import __version__, statistics, store
-from pipeline.report import render
+from pipeline.report import article, claims, context, experiment_charts, experiments, render
 from pipeline.report.charts import CHARTS
 from pipeline.report.frames import (
     ALL_STATISTICS,
@@ -124,7 +124,17 @@ def build_report(
         notes = stats.pooling_notes(paths)
     for note in notes:
         say(f"note: {note}")
-    return render_page(frames, manifests, out, overwrite=overwrite, progress=progress, title=title.strip(), notes=notes)
+    found = experiments.find([Path(d) for d in data], manifests)
+    return render_page(
+        frames,
+        manifests,
+        out,
+        overwrite=overwrite,
+        progress=progress,
+        title=title.strip(),
+        notes=notes,
+        experiments_found=found,
+    )
 
 
 REPORT_KIND = "a Truc Lab report"
@@ -133,16 +143,20 @@ _GENERATOR = '<meta name="generator" content="truc-lab '
 """How a report's page names its maker (``_page``): the mark of a folder that a new report may replace."""
 
 
-CHART_FILES = frozenset(f"{name}.{kind}" for name in CHARTS for kind in ("png", "svg"))
+HEADLINE_CHARTS = (experiment_charts.GAMES_CHART, "match", "tournament", "sweep")
+"""The charts of game-level results that open the page (``experiment_charts``), beside the statistics'."""
+
+CHART_FILES = frozenset(f"{name}.{kind}" for name in (*CHARTS, *HEADLINE_CHARTS) for kind in ("png", "svg"))
 """What a report's ``charts/`` holds: a user's file there is not replaced with the report."""
 
 
 def _is_report(out: Path) -> bool:
-    """A folder a new report may replace (as it may an empty one): an older report, its ``index.html`` and
-    ``charts/`` and nothing else. A report is derived and rebuilt at will, so ``truc report`` replaces one
-    by default; anything else, a dataset above all, must survive a mistyped ``--out``."""
+    """A folder a new report may replace (as it may an empty one): an older report, its ``index.html``,
+    ``article.md`` and ``charts/`` and nothing else. A report is derived and rebuilt at will, so ``truc report``
+    replaces one by default; anything else, a dataset above all, must survive a mistyped ``--out``."""
     page = out / "index.html"
-    top = {path.name for path in out.iterdir()} <= {"index.html", "charts"} and page.is_file() and _made_here(page)
+    top = {path.name for path in out.iterdir()} <= {"index.html", article.ARTICLE, "charts"}
+    top = top and page.is_file() and _made_here(page)
     return top and store.holds_only_files(out / "charts", CHART_FILES.__contains__)
 
 
@@ -160,19 +174,22 @@ def render_page(
     progress: Progress | None = None,
     title: str = DEFAULT_TITLE,
     notes: Sequence[str] = (),
+    experiments_found: Sequence[experiments.Experiment] = (),
 ) -> ReportResult:
     """Write the report folder ``out`` from statistics frames already computed; ``notes`` (what the reader
-    must know to read the figures, such as games of different options pooled) head the page.
+    must know to read the figures, such as games of different options pooled) go to its caveats.
 
     ``frames`` maps a statistic's name to its frame (names outside ``frames.ALL_STATISTICS`` get a table
-    but no chart); ``manifests`` maps each dataset's label (its path) to its manifest. The page opens
-    with ``variant_comparison``, then the statistics of every variant, then the variant-specific ones
-    (``frames.SPECIFIC``), each only when its frame has rows, then the players and bots
-    (``frames.PLAYERS``) of the settings that have two or more. A frame with nothing to draw gets a note
-    instead of a chart and no chart files. Findings name points in each variant's unit (``games.unit``
-    from ``variant_comparison``). Where a random bot played in some settings (``player_results``), the
-    comparison's findings and section open on a sentence that says so: ranked beside the others, those
-    settings do not compare like for like.
+    but no chart); ``manifests`` maps each dataset's label (its path) to its manifest; ``experiments_found``
+    are the experiments among the inputs (``experiments.find``). The page opens with the answer: the
+    experiment's verdict, if any, and the summary (``claims.summary_claims``: at most ten findings whose
+    interval excludes the null, games won first) with the headline chart of games won; then **Methods**
+    (``context.methods``), **Results** (the experiment's table, ``variant_comparison``, then the statistics of
+    every variant, the variant-specific ones (``frames.SPECIFIC``), each only when its frame has rows, then
+    the players and bots (``frames.PLAYERS``) of the settings that have two or more), **Caveats**
+    (``context.caveats``) and an appendix folded by default (every finding statistic by statistic, the run
+    manifests). A frame with nothing to draw gets a note instead of a chart and no chart files. Beside the
+    page, ``article.md`` says the same for a blog or a paper (``article``).
     """
     say = progress or (lambda _message: None)
     out = Path(out)
@@ -181,6 +198,7 @@ def render_page(
     if GAMES in frames and frames[GAMES].height:  # right after the comparison: the result that ranks bots
         names.insert(1 if names[:1] == [COMPARISON] else 0, GAMES)
     caveat = random_bot_caveat(random_bot_shares(frames[PLAYERS])) if PLAYERS in frames else None
+    story = _story(frames, manifests, notes, experiments_found)
     if PLAYERS in frames:
         frames = {**frames, PLAYERS: compared_players(frames[PLAYERS])}
         names += [PLAYERS] if frames[PLAYERS].height else []
@@ -190,10 +208,22 @@ def render_page(
     findings: dict[str, list[str]] = {}
     specs: dict[str, dict[str, Any]] = {}
     drawn: list[str] = []
+    results: list[article.Result] = []
     current_part = ""
     with store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp:
         charts_dir = tmp / "charts"
         charts_dir.mkdir()
+
+        def export(name: str, spec: dict[str, Any]) -> None:
+            svg, png = render.chart_files(spec, vl_version)
+            (charts_dir / f"{name}.png").write_bytes(png)
+            (charts_dir / f"{name}.svg").write_text(svg, "utf-8")
+            specs[name] = spec
+            drawn.append(name)
+
+        for name, headline in story.charts:
+            say(f"drawing {name}")
+            export(name, headline.to_dict())
         for name in names:
             frame = conform(name, frames[name]) if name in CHARTS else frames[name]
             findings[name] = per_policy(name, frame, units) if name in SUMMARIES else []
@@ -206,16 +236,21 @@ def render_page(
                 if _row_count(spec) == 0:
                     spec = None
             if spec is not None:
-                svg, png = render.chart_files(spec, vl_version)
-                (charts_dir / f"{name}.png").write_bytes(png)
-                (charts_dir / f"{name}.svg").write_text(svg, "utf-8")
-                specs[name] = spec
-                drawn.append(name)
+                export(name, spec)
             part = _part_of(name)
             if part != current_part and part in _PARTS:
                 sections.append(_part(part))
             current_part = part
             sections.append(_section(name, frame, spec is not None, caveat if name == COMPARISON else None))
+            shown = shown_and_folded(findings[name])[0] if findings[name] else []
+            results.append(
+                article.Result(
+                    title=section_title(name) or name.replace("_", " ").capitalize(),
+                    definition=section_definition(name),
+                    chart=name if spec is not None else None,
+                    sentences=[str(s) for s in shown],
+                )
+            )
         say("writing index.html")
         page = _page(
             title=title,
@@ -225,14 +260,64 @@ def render_page(
             findings=findings,
             sections=sections,
             specs=specs,
+            story=story,
+            experiment_html=_experiment_results(story, frames),
             bundle=render.bundle(vl_version),
         )
         (tmp / "index.html").write_text(page, "utf-8")
+        say(f"writing {article.ARTICLE}")
+        (tmp / article.ARTICLE).write_text(
+            article.markdown(title, story.verdicts, story.summary, story.runs, results, story.caveats, notes,
+                             [name for name, _ in story.charts]),
+            "utf-8",
+        )  # fmt: skip
     return ReportResult(
         out=out,
         html=out / "index.html",
         png={n: out / "charts" / f"{n}.png" for n in drawn},
         svg={n: out / "charts" / f"{n}.svg" for n in drawn},
+    )
+
+
+@dataclass(frozen=True)
+class Story:
+    """What opens the page and the article: the experiments' verdicts, the summary's findings, the headline
+    charts (name and chart), the runs as Methods describe them, the caveats, the experiments' tables."""
+
+    verdicts: list[str]
+    summary: list[claims.Claim]
+    charts: list[tuple[str, Any]]
+    runs: list[context.Run]
+    caveats: list[context.Caveat]
+    found: Sequence[experiments.Experiment]
+
+
+def _story(
+    frames: Mapping[str, pl.DataFrame],
+    manifests: Mapping[str, Mapping[str, Any]],
+    notes: Sequence[str],
+    found: Sequence[experiments.Experiment],
+) -> Story:
+    """The answer first: an experiment's own results stand for ``game_results``' claims of its setting."""
+    found_claims = [c for e in found for c in experiments.claims(e)]
+    replaced = {(e.variant, e.players) for e in found if e.kind == experiments.MATCH}
+    every = [c for c in claims.all_claims(frames) if not (c.game_level and (c.variant, c.players) in replaced)]
+    headline: list[tuple[str, Any]] = []
+    for experiment in found:
+        drawn = experiments.chart(experiment)
+        if drawn is not None and drawn[0] not in dict(headline):
+            headline.append(drawn)
+    if not headline and GAMES in frames and frames[GAMES].height:
+        games = experiment_charts.games_chart(frames[GAMES])
+        if games is not None:
+            headline.append((experiment_charts.GAMES_CHART, games))
+    return Story(
+        verdicts=[experiments.verdict(e) for e in found],
+        summary=claims.summary_claims([*found_claims, *every]),
+        charts=headline,
+        runs=context.methods(manifests),
+        caveats=context.caveats(frames, manifests),
+        found=found,
     )
 
 
@@ -342,7 +427,7 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool, caveat: str | None
         parts.append('<p class="empty">Nothing to draw: no group in these datasets has a sample.</p>')
     if frame.height:
         parts.append(
-            f"<details open><summary>The numbers ({frame.height:,} rows, statistic "
+            f"<details><summary>The numbers ({frame.height:,} rows, statistic "
             f"<code>{escape(name)}</code>)</summary>{table(frame, name)}</details>"
         )
     else:
@@ -449,7 +534,7 @@ th { position: sticky; top: 0; background: #f6f6f6; text-align: left; white-spac
 td.num { text-align: right; }
 td.null { color: #aaa; text-align: center; }
 pre { background: #f6f6f6; padding: 0.8rem; overflow: auto; font-size: 0.8rem; }
-nav ul { columns: 2; padding-left: 1.2rem; }
+nav ul { padding-left: 1.2rem; }
 .empty { color: #8a5a00; }
 .part { margin-top: 3rem; }
 .part-title { border-bottom: 3px solid #bbb; }
@@ -457,6 +542,13 @@ nav ul { columns: 2; padding-left: 1.2rem; }
 .table-wrap.comparison { max-height: none; }
 .comparison th { white-space: normal; vertical-align: bottom; }
 .comparison td { white-space: normal; min-width: 6.5rem; }
+.verdict { font-size: 1.15rem; font-weight: 600; border-left: 4px solid #4c78a8; padding: 0.3rem 0.8rem;
+           background: #eef3f9; }
+ol.findings li { margin: 0.25rem 0; }
+ol.findings li.design { color: #555; }
+.table-wrap.methods { max-height: none; }
+.methods td { white-space: normal; vertical-align: top; max-width: 22rem; }
+#results nav ul { columns: 3; font-size: 0.9rem; }
 """
 
 _DRAW_JS = """
@@ -508,6 +600,109 @@ def _terms(variants: Iterable[str]) -> str:
     )
 
 
+def _claim_items(story: Story) -> str:
+    """The summary's findings, numbered, each with its number, interval and sample size; a bot's design said."""
+    if not story.summary:
+        return (
+            "<p>No finding clears its interval: with these samples, no figure the summary ranks (games won, the "
+            "eldest's share, the first trick, hand strength) is told apart from its null.</p>"
+        )
+    items = []
+    for claim in story.summary:
+        kind = ' class="design"' if claim.design else ""
+        items.append(f"<li{kind}>{escape(claim.sentence)}</li>")
+    return f'<ol class="findings">{"".join(items)}</ol>'
+
+
+def _headline_charts(story: Story) -> str:
+    return "".join(
+        f'<div class="chart" id="chart-{escape(name)}" data-chart="{escape(name)}"></div>'
+        f'<p class="files">Chart files: <a href="charts/{escape(name)}.png">PNG</a> \u00b7 '
+        f'<a href="charts/{escape(name)}.svg">SVG</a></p>'
+        for name, _ in story.charts
+    )
+
+
+def _methods(story: Story) -> str:
+    """One row per dataset: what was played, by whom, how seeded and paired."""
+    if not story.runs:
+        return "<p>No manifest was given.</p>"
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("Dataset", "Variant", "Players", "Options", "Games", "Policies (seat: bot)", "Seed", "Pairing")
+    )
+    rows = []
+    for run in story.runs:
+        cells = [run.label, run.variant, run.players, run.options, run.games]
+        rows.append(
+            "<tr>"
+            + "".join(f"<td>{escape(c)}</td>" for c in cells)
+            + f"<td>{'<br>'.join(escape(p) for p in run.policies)}</td>"
+            + f"<td>{escape(run.seed)}</td><td>{escape(run.pairing)}</td></tr>"
+        )
+    return (
+        f'<div class="table-wrap methods"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<p>{escape(article.METHODS_TEXT)}</p>"
+    )
+
+
+def _experiment_results(story: Story, frames: Mapping[str, pl.DataFrame]) -> str:
+    """Each experiment's main table, its pairing, and for a match each policy's choices side by side."""
+    parts = []
+    for experiment in story.found:
+        head, rows = experiments.table_rows(experiment)
+        body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+        parts.append(
+            f'<section id="experiment-{escape(experiment.kind)}"><h3>The {escape(experiment.kind)}: '
+            f"<code>{escape(experiment.label)}</code></h3>"
+            f'<div class="table-wrap"><table><thead><tr>{"".join(f"<th>{escape(h)}</th>" for h in head)}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>"
+        )
+        pairs = experiments.pairs_text(experiment)
+        if pairs:
+            parts.append(f"<p>{escape(pairs)}</p>")
+        if experiment.kind == experiments.MATCH and PLAYERS in frames:
+            parts.append(_choices(frames[PLAYERS], experiment.variant, experiment.players))
+        parts.append("</section>")
+    return "\n".join(parts)
+
+
+_CHOICES = (
+    ("hands", "Hands played", lambda v: fmt_int(v)),
+    ("win_rate", "Decided hands won", lambda v: fmt_pct(v)),
+    ("mean_net_points", "Net points a hand", lambda v: "n/a" if is_missing(v) else f"{v:+.2f}"),
+    ("raises_per_hand", "Raises a hand", lambda v: "n/a" if is_missing(v) else f"{v:.2f}"),
+    ("fold_rate", "Folds facing a raise", lambda v: fmt_pct(v)),
+)
+
+
+def _choices(players: pl.DataFrame, variant: str, count: int) -> str:
+    """Each policy's choices side by side, a column per policy (never pooled across bots)."""
+    rows = conform(PLAYERS, players).filter((pl.col("variant") == variant) & (pl.col("players") == count)).to_dicts()
+    if not rows:
+        return ""
+    head = "<th>Per policy</th>" + "".join(f"<th>{escape(r['player'])}</th>" for r in rows)
+    body = "".join(
+        f"<tr><td>{escape(label)}</td>"
+        + "".join(f'<td class="num">{escape(fmt(r[column]))}</td>' for r in rows)
+        + "</tr>"
+        for column, label, fmt in _CHOICES
+    )
+    return (
+        "<p>Each policy's choices, side by side (statistics per policy, never pooled across bots):</p>"
+        f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    )
+
+
+def _caveats(story: Story, notes: Sequence[str]) -> str:
+    items = [f'<li class="caveat-{escape(c.kind)}">{escape(c.text)}</li>' for c in story.caveats]
+    notes_html = "".join(f'<p class="note">Note: {escape(note)}.</p>' for note in notes)
+    if not items and not notes_html:
+        return "<p>None of the report's checks applies to these datasets.</p>"
+    return (f"<ul>{''.join(items)}</ul>" if items else "") + notes_html
+
+
 def _page(
     *,
     title: str,
@@ -517,6 +712,8 @@ def _page(
     findings: Mapping[str, list[str]],
     sections: Sequence[str],
     specs: Mapping[str, dict[str, Any]],
+    story: Story,
+    experiment_html: str = "",
     bundle: str,
 ) -> str:
     datasets = ", ".join(f"<code>{escape(label)}</code>" for label in manifests) or "none"
@@ -525,6 +722,7 @@ def _page(
         f'<script type="application/json" id="spec-{escape(name)}">{_json_for_script(spec)}</script>'
         for name, spec in specs.items()
     )
+    verdicts = "".join(f'<p class="verdict">{escape(v)}</p>' for v in story.verdicts)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -540,21 +738,39 @@ def _page(
 <header>
 <h1>{escape(title)}</h1>
 <p class="meta">Datasets: {datasets}. Variants: {escape(_settings(settings) or "none")}. Built by truc-lab
-{escape(__version__)}. Rates come with 95% intervals and the counts they rest on (wins/hands); points are
-counted in each variant's own unit (points in catalan and french, stones in valencian, petits in the trut
-family, where a long counts 3) and never compared across variants.</p>
-{_terms(settings)}
-{"".join(f'<p class="note">Note: {escape(note)}.</p>' for note in notes)}
-<nav><ul><li><a href="#summary">Findings</a></li>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
+{escape(__version__)}.</p>
 </header>
 <section id="summary">
-<h2>Findings</h2>
-{_findings(findings)}
+<h2>Summary</h2>
+{verdicts}
+{_claim_items(story)}
+{_headline_charts(story)}
+<p class="files">{len(story.caveats) + len(notes)} caveat(s) below: <a href="#caveats">Caveats</a>. A write-up of
+this page in Markdown, for a blog or a paper: <a href="{article.ARTICLE}">{article.ARTICLE}</a>.</p>
 </section>
+<section id="methods">
+<h2>Methods</h2>
+{_methods(story)}
+{_terms(settings)}
+</section>
+<section id="results">
+<h2>Results</h2>
+<nav><ul><li><a href="#findings">Findings</a></li>{toc}<li><a href="#manifests">Run manifests</a></li></ul></nav>
+{experiment_html}
 {chr(10).join(sections)}
-<section id="manifests">
-<h2>Run manifests</h2>
+</section>
+<section id="caveats">
+<h2>Caveats</h2>
+{_caveats(story, notes)}
+</section>
+<section id="appendix">
+<h2>Appendix</h2>
+<details id="findings"><summary>Every finding, statistic by statistic</summary>
+{_findings(findings)}
+</details>
+<details id="manifests"><summary>Run manifests</summary>
 {_manifests(manifests)}
+</details>
 </section>
 {spec_tags}
 <script>{_DRAW_JS}</script>
