@@ -78,12 +78,14 @@ demo: $(STAMP) compile
 		--workers 2 --quiet --out data/demo-match
 	$(BIN)/truc stats variant_comparison --data data/demo
 	$(BIN)/truc report --data data/demo --out reports/demo
+	$(BIN)/truc report --data data/demo-match --out reports/demo-match --title "Threshold against random: a match"
 	@echo
 	@echo "Datasets:   data/demo/<variant>-<players>p/ (games, hands, seats, events as Parquet; manifest.json)"
 	@echo "Statistics: $(BIN)/truc stats NAME --data data/demo   (list them with: $(BIN)/truc stats)"
 	@echo "Your SQL:   $(BIN)/truc sql --data data/demo \"select verb, count(*) from events group by all\""
-	@echo "Report:     reports/demo/index.html (charts also in reports/demo/charts/)"
-	@echo "Experiment: data/demo-match/ (threshold against random in pairs of games; see docs/experiments.md)"
+	@echo "Report:     reports/demo/index.html (charts also in reports/demo/charts/; article.md beside it)"
+	@echo "Experiment: data/demo-match/ (threshold against random in pairs of games; see docs/experiments.md),"
+	@echo "            its report reports/demo-match/index.html"
 
 bench: $(STAMP) compile
 	$(BIN)/python bench/simulate_speed.py

@@ -127,7 +127,7 @@ def sweep_chart(points: Sequence[Mapping[str, Any]], axes: Sequence[str], best: 
     title = "Rating (Elo, 95% interval)" if rated else "Share of games won against the opponent (95% interval)"
     y = alt.Y("y:Q", title=title, axis=alt.Axis(format="d" if rated else "%"))
     base = alt.Chart(alt.Data(values=rows)).encode(
-        x=alt.X("x:Q", title=axes[0]), color=alt.Color("series:N", title=None)
+        x=alt.X("x:Q", title=axes[0], scale=alt.Scale(zero=False, padding=12)), color=alt.Color("series:N", title=None)
     )
     line = base.mark_line(point=True).encode(y=y)
     bars = base.mark_rule().encode(y=alt.Y("low:Q", title=title), y2="high:Q")

@@ -298,9 +298,11 @@ def _story(
     notes: Sequence[str],
     found: Sequence[experiments.Experiment],
 ) -> Story:
-    """The answer first: an experiment's own results stand for ``game_results``' claims of its setting."""
+    """The answer first: an experiment's own results (a match's verdict and intervals over pairs, a tournament's
+    matrix, a sweep's grid) stand for ``game_results``' claims of its setting, which would pool a tournament's
+    opponents or a sweep's grid and confirmation games."""
     found_claims = [c for e in found for c in experiments.claims(e)]
-    replaced = {(e.variant, e.players) for e in found if e.kind == experiments.MATCH}
+    replaced = {(e.variant, e.players) for e in found}
     every = [c for c in claims.all_claims(frames) if not (c.game_level and (c.variant, c.players) in replaced)]
     headline: list[tuple[str, Any]] = []
     for experiment in found:
