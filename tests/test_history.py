@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from pipeline import stats
+from pipeline import stats, store
 from pipeline.engine.actions import KNOWN_VERBS
 from pipeline.engine.game import HandRecord
 from pipeline.history import (
@@ -555,15 +555,16 @@ def test_import_rows_policies_seeds_and_manifest(tmp_path: Path) -> None:
 
 
 def test_an_import_in_several_parts_keeps_every_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An import writes a Parquet part once the ranges read hold ``CHUNK_GAMES`` games, then the rest in a
-    last one: the tables hold every game once, as an import in a single part does, and the manifest counts
-    their rows."""
+    """An import writes its rows in parts sized by rows (``store.PartWriter``): the tables hold every game
+    once, as an import in a single part does, and the manifest counts their rows."""
+    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 1 << 20)
     whole = import_files(VALID, tmp_path / "whole")
-    monkeypatch.setattr(history_io, "CHUNK_GAMES", 5)
-    assert whole.games > 10
+    assert len(list((tmp_path / "whole" / "events").glob("*.parquet"))) == 1
+    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 50)
+    monkeypatch.setattr(store, "PART_ROW_GROUPS", 2)
     parts = import_files(VALID, tmp_path / "parts")
-    games = [pq.read_table(part).num_rows for part in sorted((tmp_path / "parts" / "games").glob("*.parquet"))]
-    assert len(games) > 2 and sum(games) == whole.games and min(games[:-1]) >= 5
+    events = [pq.read_table(part).num_rows for part in sorted((tmp_path / "parts" / "events").glob("*.parquet"))]
+    assert len(events) > 2 and sum(events) == whole.rows["events"] and set(events[:-1]) == {100}
     for name in TABLES:
         assert_frame_equal(_table(tmp_path / "parts", name), _table(tmp_path / "whole", name))
         assert parts.manifest["rows"][name] == whole.manifest["rows"][name] == _table(tmp_path / "parts", name).height

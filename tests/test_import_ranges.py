@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from pipeline import store
 from pipeline.history import HistoryError, check_files, export_dataset, import_files
 from pipeline.history import ranges as history_ranges
 from pipeline.history.ranges import Range, file_ranges
@@ -153,9 +154,8 @@ def test_import_and_export_on_one_or_two_workers_give_the_same_output(
 ) -> None:
     simulate(SimulationSpec("catalan", 60, 5, {"players": "2"}), tmp_path / "sim")
     monkeypatch.setattr(history_ranges, "RANGE_BYTES", 4096)
-    from pipeline.history import io as history_io
-
-    monkeypatch.setattr(history_io, "CHUNK_GAMES", 7)
+    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 300)
+    monkeypatch.setattr(store, "PART_ROW_GROUPS", 1)
     texts = []
     for workers in (1, 2):
         export_dataset(tmp_path / "sim", tmp_path / f"{workers}.truc", workers=workers)
@@ -166,6 +166,6 @@ def test_import_and_export_on_one_or_two_workers_give_the_same_output(
     for name, table in _tables(tmp_path / "back1").items():
         assert_frame_equal(_tables(tmp_path / "back2")[name], table)
     assert_frame_equal(_tables(tmp_path / "back2")["events"], _tables(tmp_path / "sim")["events"])
-    parts = sorted((tmp_path / "back2" / "games").glob("*.parquet"))
-    assert len(parts) > 3  # several ranges, written a part of at least CHUNK_GAMES games at a time
-    assert all(pl.read_parquet(part).height >= 7 for part in parts[:-1])
+    assert len(file_ranges(Range(tmp_path / "1.truc", "1.truc", "1.truc"))) > 10
+    parts = sorted((tmp_path / "back2" / "events").glob("*.parquet"))
+    assert len(parts) > 3 and {pl.read_parquet(part).height for part in parts[:-1]} == {300}  # sized by rows

@@ -58,8 +58,8 @@ from pipeline.simulate import usable_cores
 from pipeline.store import (
     IMPORT,
     SCHEMAS,
-    TABLES,
     DatasetError,
+    PartWriter,
     atomic_dataset,
     atomic_file,
     dataset_folders,
@@ -67,7 +67,6 @@ from pipeline.store import (
     read_table,
     table_files,
     unchanged,
-    write_arrow,
     write_manifest,
 )
 from pipeline.strength import DEFINITION
@@ -78,9 +77,7 @@ MANIFEST_PROBLEMS = 100
 stays small whatever the files."""
 
 CHUNK_GAMES = 500
-"""Games per read of the tables on export; on import, the least a Parquet part holds (but the last): the
-ranges read (``ranges.RANGE_BYTES`` of text, often more games than this) are written together until they
-hold as many."""
+"""Games per read of the tables on export, each a worker's part."""
 
 
 @dataclass(frozen=True)
@@ -152,22 +149,20 @@ _LINE_BITS = 40
 
 
 class _Rows(_Tally):
-    """Rows of imported games, their ``game_id`` counting the games of the import, written a part of at least
-    ``CHUNK_GAMES`` games at a time (the ranges read kept until they hold as many). A game already imported
-    (``game_identity``) is a duplicate: reported, and skipped when ``dedupe``: the driver decides, over every
-    range, from the identities the ranges' readers give."""
+    """Rows of imported games, their ``game_id`` counting the games of the import, appended in order to the
+    dataset's parts (``store.PartWriter``, parts sized by rows). A game already imported (``game_identity``)
+    is a duplicate: reported, and skipped when ``dedupe``: the driver decides, over every range, from the
+    identities the ranges' readers give."""
 
-    def __init__(self, root: Path, progress: Progress | None = None, total: int = 0, dedupe: bool = False) -> None:
+    def __init__(
+        self, writer: PartWriter, progress: Progress | None = None, total: int = 0, dedupe: bool = False
+    ) -> None:
         super().__init__(progress, total)
-        self.root = root
-        self.parts = 0
-        self.rows = dict.fromkeys(TABLES, 0)
+        self.writer = writer
         self.dedupe = dedupe
         self.seen: dict[int, int] = {}  # a game's identity: where it was first read (_LINE_BITS), ~100 bytes
         self.sources: dict[str, int] = {}  # the sources read, numbered
         self.duplicates: list[str] = []
-        self.waiting: list[dict[str, pa.Table]] = []  # ranges' rows not written yet
-        self.waiting_games = 0
 
     def take(self, read: RangeRead) -> None:
         source = read.range.source
@@ -188,26 +183,11 @@ class _Rows(_Tally):
             hands += game_hands
         kept = len(read.games) - len(skipped)
         if kept:
-            tables = {name: _renumbered(t, self.games, len(read.games), skipped) for name, t in read.tables.items()}
-            self.waiting.append(tables)
-            self.waiting_games += kept
+            self.writer.add(
+                {name: _renumbered(t, self.games, len(read.games), skipped) for name, t in read.tables.items()}
+            )
         self.games += kept
         self.hands += hands
-        if self.waiting_games >= CHUNK_GAMES:
-            self.flush()
-
-    def flush(self) -> None:
-        """Write the rows waiting as one part of every table."""
-        if not self.waiting:
-            return
-        for name in TABLES:
-            table = pa.concat_tables([tables[name] for tables in self.waiting])
-            folder = self.root / name
-            folder.mkdir(parents=True, exist_ok=True)
-            write_arrow(name, table, folder / f"part-{self.parts:05d}.parquet")
-            self.rows[name] += table.num_rows
-        self.parts += 1
-        self.waiting, self.waiting_games = [], 0
 
 
 def _renumbered(table: pa.Table, first: int, games: int, skipped: list[int]) -> pa.Table:
@@ -432,12 +412,12 @@ def import_files(
     order, do not depend on their number.
     """
     sources = _Sources.of(paths, lenient=skip_invalid)
-    with atomic_dataset(Path(out), overwrite) as root:
-        rows = _Rows(root, progress, sum(sources.sizes), dedupe)
+    with atomic_dataset(Path(out), overwrite) as root, PartWriter(root) as writer:
+        rows = _Rows(writer, progress, sum(sources.sizes), dedupe)
         invalid = _replay_sources(sources, rows, skip_invalid, _workers(workers))
         if rows.games == 0:
             raise NothingToImport(invalid)
-        rows.flush()
+        written = writer.close()
         manifest = {
             "kind": IMPORT,
             "sources": sources.names,
@@ -448,13 +428,13 @@ def import_files(
             "invalid_count": len(invalid),
             "dedupe": dedupe,
             "duplicates": len(rows.duplicates),
-            "rows": rows.rows,
+            "rows": written,
             "strength": {"definition": DEFINITION},  # the opposing hands follow each game's player count
             "package_version": __version__,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         write_manifest(root, manifest)
-    return ImportResult(Path(out), rows.games, rows.hands, invalid, rows.rows, manifest, rows.duplicates)
+    return ImportResult(Path(out), rows.games, rows.hands, invalid, written, manifest, rows.duplicates)
 
 
 class NothingToImport(DatasetError):

@@ -139,16 +139,26 @@ def arg_text(deck: Deck, event: Event) -> str | None:
 
 
 def hand_from_record(game: Game, hand: HandRecord) -> HandText:
-    """A hand of ``game`` from the engine's record of it; the ``end`` values are the engine's."""
+    """A hand of ``game`` from the engine's record of it; the ``end`` values are the engine's. It reads the
+    plain event tuples (``Event``'s fields in order: seat, verb, arg first): naming each costs more than the
+    line it makes."""
     deck = game.variant.deck
     body: list[str] = []
-    for event in hand.events:
-        if event.verb == DEALT:
-            dealt: Sequence[Sequence[int]] = event.arg
+    for event in hand.event_tuples:
+        seat, verb, arg = event[0], event[1], event[2]
+        if verb == DEALT:
+            dealt: Sequence[Sequence[int]] = arg
             body.extend(deal_lines([[deck.text(card) for card in cards] for cards in dealt]))
-        elif event.verb not in (CUT, DEAL):
-            body.append(action_line(event.seat, event.verb, arg_text(deck, event)))
+        elif verb not in _ENGINE_STEPS:
+            text = None if arg is None else deck.text(arg) if verb in _CARD_VERBS else str(arg)
+            body.append(action_line(seat, verb, text))
     return HandText(hand.hand_no, hand.dealer, tuple(body), tuple(game.end_values(hand)))
+
+
+_ENGINE_STEPS = frozenset((CUT, DEAL))
+"""The engine's own steps, which a record leaves out (the reader adds them back)."""
+_CARD_VERBS = frozenset(verb for verb, kind in ARG_KINDS.items() if kind in CARD_ARG_KINDS)
+"""The verbs whose argument is a card, written as the card (``arg_text``)."""
 
 
 def format_game(tags: Mapping[str, str], hands: Iterable[HandText]) -> str:
