@@ -71,3 +71,15 @@ def test_stats_speed_builds_its_data_agrees_with_its_references_and_prints_both_
     assert len(rows) == 2 and all(
         float(row[1]) > 0 and float(row[2]) > 0 and float(row[5].strip(" |")) > 0 for row in rows
     )
+
+
+def test_import_export_speed_times_both_commands_on_each_number_of_workers(tmp_path: Path) -> None:
+    lines = run("import_export_speed.py", "--games", "30", "--workers", "1,2", "--cache", str(tmp_path))
+    rows = [line.split() for line in lines if re.match(r"(export|import)\s+[12]\s", line)]
+    assert [row[:2] for row in rows] == [["export", "1"], ["import", "1"], ["export", "2"], ["import", "2"]]
+    for row in rows:  # seconds, hands/s, CPU s, hands per CPU s, µs of CPU a hand, peak MiB, load
+        seconds, rate, cpu, per_cpu, micros = (float(x.replace(",", "")) for x in row[2:7])
+        assert seconds > 0 and cpu > 0 and float(row[7]) > 0
+        assert abs(rate * seconds - per_cpu * cpu) / (rate * seconds) < 0.02  # both count the same hands
+        assert abs(micros - 1e6 / per_cpu) / micros < 0.02
+    assert (tmp_path / "catalan2-30.truc").is_file()  # made once, kept for the next run
