@@ -27,7 +27,9 @@ def claim(statistic: str, value: float, low: float, high: float, null: float = 0
 
 def test_the_summary_puts_games_first_then_the_clearest_and_keeps_ten() -> None:
     weak_game = claim(GAMES, 0.53, 0.51, 0.55)  # clarity 1.5: the least clear, yet first
-    others = [claim("mano_advantage", 0.5 + k / 100, 0.5 + k / 100 - 0.01, 0.5 + k / 100 + 0.01) for k in range(2, 14)]
+    names = ("mano_advantage", "first_trick_value", "strength_curve", "fold_rates")
+    ks = [(name, 2 + 4 * i + j) for i, name in enumerate(names) for j in range(4)]  # 4 findings a statistic
+    others = [claim(name, 0.5 + k / 100, 0.5 + k / 100 - 0.01, 0.5 + k / 100 + 0.01) for name, k in ks]
     undecided = claim("mano_advantage", 0.9, 0.2, 0.99)  # its interval holds the null: never in the summary
     designed = claim("fold_rates", 0.9, 0.89, 0.91, null=0.0, design="the threshold bot's own parameters (call_at)")
     shown = summary_claims([*others, undecided, designed, weak_game])
@@ -36,7 +38,12 @@ def test_the_summary_puts_games_first_then_the_clearest_and_keeps_ten() -> None:
     assert undecided not in shown
     clarity = [c.clarity for c in shown[1:]]
     assert clarity == sorted(clarity, reverse=True)
-    assert shown[1].value == 0.63  # the largest effect for the same half-width
+    assert shown[1].value == 0.67  # the largest effect for the same half-width
+    for name in names:  # however clear, one statistic's findings (one per setting) do not fill the summary
+        assert sum(c.statistic == name for c in shown) <= claims.MAX_PER_STATISTIC
+    counts = {name: sum(c.statistic == name for c in shown) for name in names}
+    assert counts == {"fold_rates": 3, "strength_curve": 3, "first_trick_value": 3, "mano_advantage": 0}
+    assert 0.64 not in [c.value for c in shown]  # fold_rates' fourth, clearer than every one shown after it
     assert designed not in shown  # a bot's rule, however clear, comes after the findings about the game
     assert summary_claims([designed, others[0]]) == [others[0], designed]
 

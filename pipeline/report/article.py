@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from pipeline.report.claims import Claim
-from pipeline.report.context import Caveat, Run
+from pipeline.report.context import Caveat, Run, methods_table
 
 ARTICLE: Final = "article.md"
 """The article's file name, beside ``index.html``."""
@@ -73,15 +73,14 @@ def markdown(
         _image(name, "Games won, per policy" if name == "games_won" else f"The {name}") for name in headline_charts
     ]
     lines += ["", "## Methods", "", METHODS_TEXT, ""]
-    if runs:
-        lines += [
-            "| Dataset | Variant | Players | Options | Games | Policies (seat: bot) | Seed | Pairing |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for run in runs:
-            cells = [run.label, run.variant, run.players, run.options, run.games, "<br>".join(run.policies), run.seed,
-                     run.pairing]  # fmt: skip
+    head, rows, shared = methods_table(runs)
+    if rows:
+        lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for row in rows:
+            cells = ["<br>".join(cell) if isinstance(cell, list) else cell for cell in row]
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        lines.append("")
+        lines += [f"{line}.  " for line in shared]
         lines.append("")
     lines += ["## Results", ""]
     for result in results:

@@ -53,6 +53,10 @@ from pipeline.report.frames import (
 MAX_SUMMARY: Final = 10
 """The most findings the summary at the top of a report shows."""
 
+MAX_PER_STATISTIC: Final = 3
+"""The most findings of one statistic (but games won) in the summary: over many settings the same finding, the
+strong hands winning, would otherwise fill it setting by setting; the others are in the statistic's section."""
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -108,11 +112,19 @@ class Claim:
 
 def summary_claims(claims: Iterable[Claim], limit: int = MAX_SUMMARY) -> list[Claim]:
     """The claims whose interval excludes the null, games won first, then by clarity (ties by text), at most
-    ``limit``; those that follow from a bot's design after the findings about the game, which they would
-    otherwise crowd out (a rule followed to the letter stands out more than anything the game does)."""
+    ``limit`` and at most ``MAX_PER_STATISTIC`` of one statistic but games won; those that follow from a bot's
+    design after the findings about the game, which they would otherwise crowd out (a rule followed to the
+    letter stands out more than anything the game does)."""
     clear = [c for c in claims if c.excludes_null]
     clear.sort(key=lambda c: (not c.game_level, c.design is not None, -c.clarity, c.text))
-    return clear[:limit]
+    taken: dict[str, int] = {}
+    kept = []
+    for claim in clear:
+        if not claim.game_level and taken.get(claim.statistic, 0) >= MAX_PER_STATISTIC:
+            continue
+        taken[claim.statistic] = taken.get(claim.statistic, 0) + 1
+        kept.append(claim)
+    return kept[:limit]
 
 
 def bot_of(policy: str) -> str:

@@ -19,6 +19,7 @@ The caveats, each a ``Caveat`` with a short ``kind``:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -167,7 +168,7 @@ def methods(manifests: Mapping[str, Mapping[str, Any]]) -> list[Run]:
             else ""
         )
         policies = manifest.get("policies")
-        seats = [f"{seat}: {policy}" for seat, policy in policies.items()] if isinstance(policies, Mapping) else []
+        seats = _seats(policies) if isinstance(policies, Mapping) else []
         experiment = manifest.get("experiment")
         if isinstance(experiment, Mapping) and experiment.get("pairing"):
             pairing = str(experiment["pairing"])
@@ -193,8 +194,65 @@ def methods(manifests: Mapping[str, Mapping[str, Any]]) -> list[Run]:
     return runs
 
 
+def _seats(policies: Mapping[str, Any]) -> list[str]:
+    """Each bot once with the seats that played it: ``seats 0, 2: threshold raise_at=0.7 ...``."""
+    by_bot: dict[str, list[str]] = {}
+    for seat, policy in policies.items():
+        by_bot.setdefault(str(policy), []).append(str(seat))
+    return [f"{'seats' if len(seats) > 1 else 'seat'} {', '.join(seats)}: {bot}" for bot, seats in by_bot.items()]
+
+
 def _seed(manifest: Mapping[str, Any]) -> str:
     if manifest.get("seed") is None:
         return "-"
     scheme = manifest.get("seed_scheme")
     return f"{manifest['seed']}" + (f" (scheme {scheme})" if scheme else "")
+
+
+_COLUMNS: Final = (
+    ("Dataset", "label"),
+    ("Variant", "variant"),
+    ("Players", "players"),
+    ("Options", "options"),
+    ("Games", "games"),
+    ("Bots (seats: bot)", "policies"),
+    ("Seed", "seed"),
+    ("Pairing", "pairing"),
+)
+"""The Methods table's columns and the ``Run`` field each shows."""
+
+_ONCE: Final = ("seed", "pairing", "options", "variant", "players")
+"""Fields said once under the table, rather than in a column, when every run has the same value."""
+
+
+def common_folder(labels: Sequence[str]) -> str:
+    """The folder every dataset's label lies under; empty when there is none (a relative path beside an
+    absolute one, or nothing in common)."""
+    try:
+        return os.path.commonpath(list(labels))
+    except ValueError:
+        return ""
+
+
+def methods_table(runs: Sequence[Run]) -> tuple[list[str], list[list[str | list[str]]], list[str]]:
+    """The Methods as a table: its headers, a row per run (a cell of bots is a list, a line each), and the
+    values every run shares (seed, pairing, options...) said once, as ``Header: value`` lines. Datasets are
+    named from their common folder."""
+    if not runs:
+        return [], [], []
+    common = common_folder([run.label for run in runs]) if len(runs) > 1 else ""
+    shared = [field for field in _ONCE if len({str(getattr(run, field)) for run in runs}) == 1 and len(runs) > 1]
+    columns = [(header, field) for header, field in _COLUMNS if field not in shared]
+    rows: list[list[str | list[str]]] = []
+    for run in runs:
+        row: list[str | list[str]] = []
+        for _, field in columns:
+            value = getattr(run, field)
+            if field == "label" and common:
+                value = os.path.relpath(value, common)
+            row.append(value)
+        rows.append(row)
+    lines = [f"{header}: {getattr(runs[0], field)} (every dataset)" for header, field in _COLUMNS if field in shared]
+    if common:
+        lines.insert(0, f"Datasets: under {common}")
+    return [header for header, _ in columns], rows, lines

@@ -19,7 +19,7 @@ from pipeline.report.frames import GAMES, MIRROR, POLICY_NAME, conform, even_sha
 WIDTH: Final = 560
 """px: the plotting width of every chart here, which fits the page at 1,000 px with its labels."""
 
-ROW: Final = 26
+ROW: Final = 17
 """px: the height of one row (a policy, an entrant)."""
 
 GAMES_CHART: Final = "games_won"
@@ -65,18 +65,18 @@ def match_chart(result: Mapping[str, Any]) -> alt.TopLevelMixin:
 
 def _interval_rows(rows: Sequence[Mapping[str, Any]], title: str, null: str) -> alt.TopLevelMixin:
     data = alt.Data(values=list(rows))
-    y = alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=360))
+    y = alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=360, labelFontSize=9))
     scale, axis = alt.Scale(domain=[0, 1]), alt.Axis(format="%")
     x = alt.X("win_rate:Q", title=title, scale=scale, axis=axis)
     base = alt.Chart(data).encode(y=y)
     rules = base.mark_rule(color="#222222").encode(
         x=alt.X("ci_low:Q", title=title, scale=scale, axis=axis), x2="ci_high:Q"
     )
-    points = base.mark_point(filled=True, size=70, color="#4c78a8").encode(
+    points = base.mark_point(filled=True, size=40, color="#4c78a8").encode(
         x=x, tooltip=["row:N", alt.Tooltip("win_rate:Q", format=".1%"), "games:N"]
     )
     even = base.mark_tick(color="#e45756", thickness=2, size=ROW - 6).encode(x="even:Q")
-    labels = base.mark_text(align="left", dx=8, fontSize=10, color="#333333").encode(
+    labels = base.mark_text(align="left", dx=8, fontSize=9, color="#333333").encode(
         x=alt.X("ci_high:Q"), text="games:N"
     )
     return alt.layer(rules, even, points, labels).properties(

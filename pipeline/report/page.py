@@ -407,6 +407,16 @@ def _comparison_table(frame: pl.DataFrame) -> str:
     )
 
 
+FOLDED_CHARTS: frozenset[str] = frozenset(
+    {"strength_curve", "raise_rates", "fold_rates", "bluff_success", "tie_frequency", "envit", "trut", "french",
+     "void_hands"}
+)  # fmt: skip
+"""The statistics whose charts break a figure down by decile, stake, trick or measure, policy by policy (each a
+page or more of panels), or count what only the rules decide (ties, void hands): their sections show their
+heading and definition and fold the chart (open it to read it), which keeps the page as it opens short enough
+to read (issue 24: a third of its former height). The comparison's table carries their headline figures."""
+
+
 def _section(name: str, frame: pl.DataFrame, has_chart: bool, caveat: str | None = None) -> str:
     """A statistic's section: its definition, ``caveat`` (what makes its comparison not like for like),
     the comparison's table, the chart and its files, the frame's table."""
@@ -420,11 +430,14 @@ def _section(name: str, frame: pl.DataFrame, has_chart: bool, caveat: str | None
     if name == COMPARISON and frame.height:
         parts.append(_comparison_table(frame))
     if has_chart:
-        parts.append(f'<div class="chart" id="chart-{escape(name)}" data-chart="{escape(name)}"></div>')
-        parts.append(
+        chart = (
+            f'<div class="chart" id="chart-{escape(name)}" data-chart="{escape(name)}"></div>'
             f'<p class="files">Chart files: <a href="charts/{escape(name)}.png">PNG</a> \u00b7 '
             f'<a href="charts/{escape(name)}.svg">SVG</a></p>'
         )
+        if name in FOLDED_CHARTS:
+            chart = f'<details class="fold"><summary>The chart, in detail</summary>{chart}</details>'
+        parts.append(chart)
     elif name in CHARTS:
         parts.append('<p class="empty">Nothing to draw: no group in these datasets has a sample.</p>')
     if frame.height:
@@ -549,7 +562,9 @@ nav ul { padding-left: 1.2rem; }
 ol.findings li { margin: 0.25rem 0; }
 ol.findings li.design { color: #555; }
 .table-wrap.methods { max-height: none; }
-.methods td { white-space: normal; vertical-align: top; max-width: 22rem; }
+.methods td { white-space: normal; vertical-align: top; font-size: 0.75rem; }
+.methods th { max-width: none; }
+p.shared { margin: 0.2rem 0; color: #555; }
 #results nav ul { columns: 3; font-size: 0.9rem; }
 """
 
@@ -602,6 +617,10 @@ def _terms(variants: Iterable[str]) -> str:
     )
 
 
+MAX_NAMED_DATASETS = 3
+"""Above this many datasets the page's heading counts them under their common folder (Methods names each)."""
+
+
 def _claim_items(story: Story) -> str:
     """The summary's findings, numbered, each with its number, interval and sample size; a bot's design said."""
     if not story.summary:
@@ -626,26 +645,24 @@ def _headline_charts(story: Story) -> str:
 
 
 def _methods(story: Story) -> str:
-    """One row per dataset: what was played, by whom, how seeded and paired."""
+    """One row per dataset: what was played, by whom, how seeded and paired (``context.methods_table``)."""
     if not story.runs:
         return "<p>No manifest was given.</p>"
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in ("Dataset", "Variant", "Players", "Options", "Games", "Policies (seat: bot)", "Seed", "Pairing")
-    )
-    rows = []
-    for run in story.runs:
-        cells = [run.label, run.variant, run.players, run.options, run.games]
-        rows.append(
-            "<tr>"
-            + "".join(f"<td>{escape(c)}</td>" for c in cells)
-            + f"<td>{'<br>'.join(escape(p) for p in run.policies)}</td>"
-            + f"<td>{escape(run.seed)}</td><td>{escape(run.pairing)}</td></tr>"
+    head, rows, shared = context.methods_table(story.runs)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f"<td>{'<br>'.join(escape(line) for line in cell) if isinstance(cell, list) else escape(cell)}</td>"
+            for cell in row
         )
+        + "</tr>"
+        for row in rows
+    )
     return (
-        f'<div class="table-wrap methods"><table><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-        f"<p>{escape(article.METHODS_TEXT)}</p>"
+        f'<div class="table-wrap methods"><table><thead><tr>{"".join(f"<th>{escape(h)}</th>" for h in head)}'
+        f"</tr></thead><tbody>{body}</tbody></table></div>"
+        + "".join(f'<p class="shared">{escape(line)}.</p>' for line in shared)
+        + f"<p>{escape(article.METHODS_TEXT)}</p>"
     )
 
 
@@ -719,6 +736,8 @@ def _page(
     bundle: str,
 ) -> str:
     datasets = ", ".join(f"<code>{escape(label)}</code>" for label in manifests) or "none"
+    if len(manifests) > MAX_NAMED_DATASETS and context.common_folder(list(manifests)):
+        datasets = f"{len(manifests)} under <code>{escape(context.common_folder(list(manifests)))}</code>"
     toc = "".join(f'<li><a href="#stat-{escape(n)}">{escape(section_title(n) or n)}</a></li>' for n in findings)
     spec_tags = "\n".join(
         f'<script type="application/json" id="spec-{escape(name)}">{_json_for_script(spec)}</script>'
