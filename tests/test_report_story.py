@@ -4,6 +4,7 @@ said as such), the caveats the data calls for and only those, a match's report o
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,12 @@ from typing import Any
 import polars as pl
 import pytest
 
-from pipeline.experiments.designs import Settings, run_match
-from pipeline.report import claims, context
+from pipeline import store
+from pipeline.experiments.designs import Settings, parse_vary, run_match, run_sweep, run_tournament
+from pipeline.report import claims, context, experiments
 from pipeline.report.article import ARTICLE
 from pipeline.report.claims import Claim, summary_claims
-from pipeline.report.frames import GAMES
+from pipeline.report.frames import GAMES, fmt_pct
 from pipeline.report.page import ReportResult, build_report
 
 THRESHOLD = "threshold raise_at=0.7 call_at=0.5 bluff=0.1"
@@ -141,3 +143,71 @@ def test_article_md_has_the_page_s_sections_and_its_charts_exist(match_report: R
     for item in re.findall(r"^\d+\. (.+)$", summary, re.M):  # the same findings as the page's
         assert item.replace("'", "&#x27;") in page
     assert "| catalan | 2 |" in article  # Methods: the run's table
+
+
+@pytest.fixture(scope="module")
+def experiments_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A real tournament (three entrants) and a real sweep (two grid points against random), 20 games a match."""
+    root = tmp_path_factory.mktemp("experiments")
+    settings = Settings(variant="catalan", games=20, seed=5, options={"players": "2"}, workers=1)
+    run_tournament(settings, ["threshold", "random", "threshold:raise_at=0.9"], root / "tournament")
+    run_sweep(settings, "threshold", [parse_vary("raise_at=0.5,0.9")], "random", root / "sweep")
+    return {"tournament": root / "tournament", "sweep": root / "sweep"}
+
+
+def found_in(folder: Path) -> experiments.Experiment:
+    manifests = {str(path): store.read_manifest(path) for path in store.expand_datasets([folder])}
+    (found,) = experiments.find([folder], manifests)
+    return found
+
+
+def test_a_tournament_reports_its_matrix_ratings_and_nash_mixture_as_it_wrote_them(
+    experiments_run: dict[str, Path],
+) -> None:
+    found = found_in(experiments_run["tournament"])
+    written = json.loads((experiments_run["tournament"] / "experiment.json").read_text("utf-8"))
+    assert found.kind == "tournament" and found.content == written
+    best = max(written["policies"], key=lambda row: row["rating"])
+    said = experiments.verdict(found)
+    assert said.startswith(f"In 2-player catalan, {best['policy']} rates highest of 3 entrants: ")
+    assert f"{best['rating']:+.0f} Elo" in said and "Nash mixture plays" in said
+    name, chart = experiments.chart(found) or ("", None)
+    spec = chart.to_dict()  # type: ignore[union-attr]
+    assert name == "tournament" and spec["layer"][0]["mark"]["type"] == "rect"
+    cells = {(c["row"][:2], c["column"][:2]): c["win_rate"] for c in spec["data"]["values"]}
+    for match in written["matrix"]:  # each cell the match's own rate, the mirror cell its complement
+        i = next(k for k, row in enumerate(written["policies"]) if row["policy"] == match["a"]) + 1
+        j = next(k for k, row in enumerate(written["policies"]) if row["policy"] == match["b"]) + 1
+        assert cells[(f"{i}.", f"{j}.")] == match["a_win_rate"]
+        assert cells[(f"{j}.", f"{i}.")] == pytest.approx(1 - match["a_win_rate"])
+    head, rows = experiments.table_rows(found)
+    assert head[:2] == ["Entrant", "Rating (Elo)"] and rows[0][0] == best["policy"]  # best rated first
+
+
+def test_a_sweep_reports_its_best_point_on_fresh_seeds_and_its_grid(experiments_run: dict[str, Path]) -> None:
+    found = found_in(experiments_run["sweep"])
+    best = found.content["best"]
+    said = experiments.verdict(found)
+    assert f"the best point of threshold's grid is raise_at={best['params']['raise_at']}" in said
+    assert f"won {fmt_pct(best['win_rate'])} of {best['games']} games against random" in said
+    name, chart = experiments.chart(found) or ("", None)
+    values = chart.to_dict()["data"]["values"]  # type: ignore[union-attr]
+    assert name == "sweep" and [v["x"] for v in values] == [0.5, 0.9]
+    assert [v["best"] for v in values] == [v["x"] == best["params"]["raise_at"] for v in values]
+    assert [v["y"] for v in values] == [p["win_rate"] for p in found.content["points"]]
+
+
+def test_methods_say_once_what_every_dataset_shares() -> None:
+    run = context.Run(
+        "data/a", "simulation", "catalan", "2", "signals=off", "10 games", ["seat 0: random"], "7", "none"
+    )
+    other = context.Run("data/b", "simulation", "catalan", "4", "signals=off", "10 games", ["seats 0, 2: random"], "7",
+                        "none")  # fmt: skip
+    head, rows, shared = context.methods_table([run, other])
+    assert head == ["Dataset", "Players", "Games", "Bots (seats: bot)"]
+    assert rows[0] == ["a", "2", "10 games", ["seat 0: random"]]
+    assert shared == [
+        "Datasets: under data", "Variant: catalan (every dataset)", "Options: signals=off (every dataset)",
+        "Seed: 7 (every dataset)", "Pairing: none (every dataset)",
+    ]  # fmt: skip
+    assert context.methods_table([run])[0][-2:] == ["Seed", "Pairing"]  # one dataset: every column
