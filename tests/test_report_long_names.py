@@ -95,5 +95,5 @@ def test_the_report_of_a_long_named_game_draws_no_long_label(long_named: Path, t
     assert re.search(rf"A{{{LABEL_CHARS},}}|B{{{LABEL_CHARS},}}", visible) is None
     assert 'title="' + "B" * 100_000 + '"' in html  # a table of a statistic by policy keeps the whole label
     svgs = list((tmp_path / "report" / "charts").glob("*.svg"))
-    assert any(svg.name == "player_results.svg" for svg in svgs)
+    assert svgs  # (a 1-game dataset's players are under the chart's minimum sample: their chart is not drawn)
     assert all(re.search(rf"A{{{LABEL_CHARS},}}", svg.read_text("utf-8")) is None for svg in svgs)

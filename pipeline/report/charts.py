@@ -5,9 +5,10 @@ Every chart follows one grammar so the page reads as a whole:
 - the rate is a bar (or a point, joined by a line for ordered deciles), its 95% interval a rule from
   ``ci_low`` to ``ci_high`` (black over bars, the point's colour otherwise), and its sample size a label
   above the interval (``412/1,380``, as poker trackers show it) and in the tooltip;
-- colour (and the side-by-side offset) is the player count, columns are variants, so datasets with
+- colour (and the side-by-side offset) is the player count, panels are variants, so datasets with
   several variants and player counts sit side by side; a third dimension (the stake, the decision)
-  becomes rows;
+  makes a panel per variant and value; only panels with data are drawn, wrapped to the page's width
+  (``_WRAP_WIDTH``), each with its own x axis, and a group under ``MIN_SAMPLE`` is not drawn;
 - the y axis runs over round values spanning every interval (from 0 for bars), with room left above
   for the labels; labels stand upright when, level, they would not fit their marks' spacing in a panel of
   520 px, and a label that would still touch another in its panel is left out (``_fitting_labels``: the
@@ -29,6 +30,7 @@ import altair as alt
 import polars as pl
 
 from pipeline.report.frames import (
+    NEVER_VOID,
     NO_CHOICE_SPECIALS,
     NO_POLICY,
     PLAYERS,
@@ -48,6 +50,10 @@ from pipeline.statistics import STATISTICS
 ChartBuilder = Callable[[pl.DataFrame], alt.FacetChart]
 
 _HEIGHT = 220
+MIN_SAMPLE = 30
+"""The least sample (hands, chances, calls...) a group needs to be drawn: below it a rate's interval spans most
+of the axis (0/1 drew a whisker from 0% to 98%) and a panel of such groups says nothing. The tables keep
+every group; each chart's subtitle states the minimum."""
 _FONT = 10  # the count labels' font size, level
 _FONT_SMALL = 9  # upright
 _CHAR_PX = 6.2  # width of a label character at font size 10
@@ -153,12 +159,12 @@ def _rate_chart(
     expression), in the order of the numeric field ``line_order``. ``even_share_note`` (", no advantage")
     draws each panel's even shares as dashed rules and names them in the subtitle (``_even_share_layer``).
     ``column``
-    is the column facet (None: no columns, for charts whose x is the variant); ``independent_x`` gives
-    every row its own x categories (rows measuring different things). With rows and columns, a grid that
-    would be mostly empty is drawn as titled panels of its cells with data (``_sparse_panels``), and
-    any other grid gets placeholders in its empty cells (``_complete_grid``).
+    is the variant (None: no variant panels, for charts whose x is the variant); ``independent_x`` gives
+    every row its own x categories (rows measuring different things). The panels (a variant, a row, or a
+    variant and a row: ``_panels``) are those with data, wrapped into rows that fit the page
+    (``_WRAP_WIDTH``), each with its own x axis; groups under ``MIN_SAMPLE`` are not drawn.
     """
-    data = _with_common(frame.filter(pl.col("rate").is_not_null()))
+    data = _with_common(frame.filter(pl.col("rate").is_not_null() & (pl.col("total") >= MIN_SAMPLE)))
     if several_policies(data):
         data, row, row_title, row_sort = _rows_by_policy(data, row, row_title, row_sort)
     if even_share_note is not None:
@@ -201,12 +207,16 @@ def _rate_chart(
     x_field = f"{x}:{'N' if x_type == 'nominal' else 'O'}"
     x_order: list[str] | str = list(x_sort) if x_sort is not None else "ascending"
     x_labels = data.get_column(x).unique().to_list()
-    panels = _sparse_panels(data, row, column, variants, row_sort) if row is not None and column else None
-    slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
-    wrap_variants = row is None and column is not None and len(variants) * footprint > _WRAP_WIDTH
-    if rotate and (panels is not None or wrap_variants) and width > _WRAP_WIDTH // 2 - _PANEL_GAP:
+    panel_field, panels = _panels(data, row, column, variants, row_sort)
+    if rotate and width > _WRAP_WIDTH // 2 - _PANEL_GAP:
         width = _WRAP_WIDTH // 2 - _PANEL_GAP  # upright count labels: narrower bars, two panels a row
+    slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
+    per_row = max(1, min(len(panels), _WRAP_WIDTH // footprint))
+    if footprint > _WRAP_WIDTH:  # one panel wider than the page: narrower, its labels slanted
+        width = max(200, width - (footprint - _WRAP_WIDTH))
         slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
+    width = min(_MAX_PANEL, max(width, (_WRAP_WIDTH - per_row * footprint) // per_row + width))  # fill the row
+    slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
     x_enc = alt.X(
         x_field,
         title=x_title,
@@ -219,7 +229,13 @@ def _rate_chart(
         ),
     )
     colours = [PLAYER_COLOURS.get(count, OTHER_COLOUR) for count in counts]  # one colour per count, every chart
-    color = alt.Color("players_label:N", title="Players", sort=players, scale=alt.Scale(domain=players, range=colours))
+    color = alt.Color(
+        "players_label:N",
+        title="Players",
+        sort=players,
+        scale=alt.Scale(domain=players, range=colours),
+        legend=alt.Legend(orient="top"),  # not beside the panels: the page's width is theirs
+    )
     tooltip = [
         alt.Tooltip("variant:N", title="Variant"),
         alt.Tooltip("players_label:N", title="Players"),
@@ -235,17 +251,16 @@ def _rate_chart(
         base = base.encode(xOffset=alt.XOffset("players_label:N", sort=players, title="Players"))
 
     layers: list[alt.Chart] = []
+    y_rate = alt.Y("rate:Q", title=_axis_title(y_title), scale=scale, axis=axis)
     if mark == "bar":
-        layers.append(base.mark_bar(opacity=0.85).encode(y=alt.Y("rate:Q", title=y_title, scale=scale, axis=axis)))
+        layers.append(base.mark_bar(opacity=0.85).encode(y=y_rate))
     else:
         if line_filter is not None:
             line = base.transform_filter(line_filter).mark_line(strokeWidth=1.5, opacity=0.7)
             if line_order is not None:
                 line = line.encode(order=alt.Order(f"{line_order}:Q"))
-            layers.append(line.encode(y=alt.Y("rate:Q", title=y_title, scale=scale, axis=axis)))
-        layers.append(
-            base.mark_point(filled=True, size=55).encode(y=alt.Y("rate:Q", title=y_title, scale=scale, axis=axis))
-        )
+            layers.append(line.encode(y=y_rate))
+        layers.append(base.mark_point(filled=True, size=55).encode(y=y_rate))
     rule = base.mark_rule(strokeWidth=1.5).encode(y="ci_low:Q", y2="ci_high:Q")
     if mark == "bar":
         rule = rule.encode(color=alt.value(_INTERVAL_COLOR))
@@ -261,12 +276,9 @@ def _rate_chart(
     if even_share_note is not None:
         layers.append(_even_share_layer(x_field, x_order, span))
 
-    if row is not None and column is not None:  # panels name their cell; a grid fills its empty cells
-        if panels is not None:
-            data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
-        else:
-            data = _complete_grid(data, row, column, x if independent_x else None)
-    cells = [_PANEL] if panels is not None else [key for key in (column, row) if key is not None]
+    if row is not None and column is not None:  # a panel per variant and row that has data, titled by both
+        data = data.with_columns(pl.concat_str(pl.col(column), pl.lit(_PANEL_JOIN), pl.col(row)).alias(_PANEL))
+    cells = [panel_field] if panel_field else []
     layout = _LabelLayout(
         width=width,
         domain=(scale.domain[0], scale.domain[1]),
@@ -278,67 +290,54 @@ def _rate_chart(
     data = data.with_columns(pl.Series(_LABELLED, _fitting_labels(data, x, cells, layout), dtype=pl.Boolean))
     thinned = not data.filter(pl.col("ci_high").is_not_null()).get_column(_LABELLED).all()
     chart = alt.layer(*layers, data=alt.Data(values=data.to_dicts())).properties(width=width, height=_HEIGHT)
-    columns = (
-        alt.Column(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12))
-        if column
-        else alt.Undefined
-    )
-    rows = (
-        alt.Row(
-            f"{row}:N",
-            title=row_title,
-            sort=list(row_sort) if row_sort else "ascending",
-            header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=260),
-        )
-        if row
-        else alt.Undefined
-    )
     subtitle = (
         ("Bars show the rate, black lines" if mark == "bar" else "Points show the rate, lines")
         + " its 95% interval, labels count/sample size"
         + (" where they fit (every one in the tooltip)" if thinned else "")
         + ". Colour: player count."
+        + f" Groups of fewer than {MIN_SAMPLE} are not drawn (the table gives them)."
         + (
             _even_share_phrase(shares, even_share_note, f"{mark}s" if span else None)
             if even_share_note is not None
             else ""
         )
     )
-    if panels is not None:
-        faceted = chart.facet(
-            facet=alt.Facet(
-                f"{_PANEL}:N",
-                title=f"Variant{_PANEL_JOIN}{row_title}",
-                sort=panels,
-                header=alt.Header(labelFontSize=11, labelLimit=width + 40),
-            ),
-            columns=max(1, min(len(panels), _WRAP_WIDTH // footprint)),
-        )
-    elif wrap_variants:
-        faceted = chart.facet(  # a row of variant columns too wide for a page: wrapped
-            facet=alt.Facet(f"{column}:N", title="Variant", sort=variants, header=alt.Header(labelFontSize=12)),
-            columns=max(1, _WRAP_WIDTH // footprint),
-        )
-    else:
-        faceted = chart.facet(column=columns, row=rows)
+    titles = {column: "Variant", row: row_title} if row is not None else {column: "Variant"}
+    faceted = chart.facet(
+        facet=alt.Facet(
+            f"{panel_field or _PANEL}:N",
+            title=_PANEL_JOIN.join(titles[key] for key in (column, row) if key is not None),
+            sort=panels,
+            header=alt.Header(labelFontSize=11, labelLimit=width + 40),
+        ),
+        columns=per_row,
+    ).resolve_axis(x="independent")  # every panel its own x labels, not only the bottom row's
     if independent_x:
         faceted = faceted.resolve_scale(x="independent", xOffset="independent")
-    return faceted.properties(title=alt.Title(title, subtitle=subtitle_lines(subtitle), anchor="start"))
+    chars = max(_SUBTITLE_MIN_CHARS, int(min(len(panels), per_row) * footprint / _SUBTITLE_CHAR_PX))
+    return faceted.properties(title=alt.Title(title, subtitle=subtitle_lines(subtitle, chars), anchor="start"))
 
 
-_SUBTITLE_CHARS = 140
-"""Characters of a subtitle line: at Vega's 11 px, about 800 px, the width of two panels side by side."""
+_SUBTITLE_CHARS = 130
+"""Characters of a subtitle line, at most: at Vega's 11 px, about ``_WRAP_WIDTH``."""
+_SUBTITLE_MIN_CHARS = 50
+_SUBTITLE_CHAR_PX = 6.3
 
 
-def subtitle_lines(text: str) -> list[str]:
-    """A chart's subtitle as lines Vega draws one under the other: drawn as one line, a long subtitle ran
-    past the chart's right edge and was cut off by its box."""
-    return textwrap.wrap(text, _SUBTITLE_CHARS)
+def subtitle_lines(text: str, chars: int = _SUBTITLE_CHARS) -> list[str]:
+    """A chart's subtitle as lines of at most ``chars`` characters (the chart's width), which Vega draws one
+    under the other: drawn as one line, a long subtitle ran past the chart's right edge and was cut off by
+    its box."""
+    return textwrap.wrap(text, min(chars, _SUBTITLE_CHARS))
 
 
 _PANEL = "panel"
 _PANEL_JOIN = " \u00b7 "
-_WRAP_WIDTH = 1100  # px: a wrapped chart's panels fill rows this wide, which fit the page with the legend
+_WRAP_WIDTH = 820
+"""px: a chart's panels fill rows this wide, its legend above them: with the y axis, under 900 px, which a page
+900 px wide holds (a window 1,000 px wide less the page's margins); each chart is laid out for it, since
+Vega-Lite sizes a faceted chart by its panels, never by its container."""
+_MAX_PANEL = 600  # px: a panel filling a row alone is not stretched wider
 _PANEL_GAP = 60  # px: a panel's axis and the space between panels
 _X_PADDING = 0.2
 """The x band scale's inner and outer padding, a fraction of a category's step (Vega-Lite's own with
@@ -458,51 +457,32 @@ def _x_layout(labels: Sequence[object], categories: int, width: int, independent
     return slant, width + _PANEL_GAP + (max(0, _x_label_limit(labels) - 220) if slant else 0)
 
 
-_SPARSE = 0.6
-
-
-def _sparse_panels(
-    data: pl.DataFrame, row: str, column: str, columns: Sequence[str], row_sort: Sequence[str] | None
-) -> list[str] | None:
-    """The panels to draw, ``variant · row`` in variant then row order, when a grid of rows by variant
-    columns would be mostly empty (under ``_SPARSE`` of its cells with data: French Truc's raises of any
-    size give it stakes no other variant reaches); None to draw the grid. Wrapped panels leave the empty
-    cells out."""
-    drawn = data.filter(pl.col("rate").is_not_null()).select(column, row).unique()
+def _panels(
+    data: pl.DataFrame, row: str | None, column: str | None, columns: Sequence[str], row_sort: Sequence[str] | None
+) -> tuple[str | None, list[str]]:
+    """The field a chart is faceted by and its panels in order, each with data: the variant (``column``), the
+    ``row`` when there is no variant facet, or both (``variant · row``, the panel's title, in variant then row
+    order). A grid of rows by variant columns drew a panel, empty but for its axes, in every cell without
+    data (a stake one variant never reaches); wrapped panels leave them out."""
+    if row is None:
+        return column, list(columns) if column else []
     values = data.get_column(row).unique().to_list()
-    if len(columns) < 2 or not drawn.height or drawn.height >= _SPARSE * len(columns) * len(values):
-        return None
     order = [r for r in (row_sort or []) if r in values] + sorted(r for r in values if r not in (row_sort or []))
-    present = set(drawn.iter_rows())
-    return [f"{c}{_PANEL_JOIN}{r}" for c in columns for r in order if (c, r) in present]
+    if column is None:
+        return row, order
+    present = set(data.select(column, row).unique().iter_rows())
+    return _PANEL, [f"{c}{_PANEL_JOIN}{r}" for c in columns for r in order if (c, r) in present]
 
 
-_UNDRAWN = ("rate", "ci_low", "ci_high", "count", "total", "sample", "interval")
-"""What a placeholder leaves null: every mark of ``_rate_chart`` needs one of them, so none is drawn."""
+_AXIS_TITLE_CHARS = 34
+"""Characters of a line of a y axis title: about the panel's height (``_HEIGHT``) at Vega's 11 px bold. A
+longer title, drawn as one line, ran into the titles of the panels above and below."""
 
 
-def _complete_grid(data: pl.DataFrame, row: str, column: str, own_x: str | None = None) -> pl.DataFrame:
-    """``data`` with a placeholder for every (column, row) cell of the facet grid that has no data.
-
-    Vega lays out the cells of a facet with rows and columns sorted by lists as if every cell existed:
-    a missing cell (a stake one variant never reaches, a measure of one variant only) shifted every later
-    cell under another variant's or row's header, so that one variant's bars were drawn under another's
-    name (vega/vega#2757). A placeholder copies the first row of its facet row (its x category and player
-    count, so that no scale gains a value) with nothing to draw (``_UNDRAWN`` null). Where every cell has
-    its own x scale, a placeholder's x (``own_x``, a text) is blank instead: its cell would show the
-    copied category as its only axis label."""
-    cells = data.select(column).unique().join(data.select(row).unique(), how="cross")
-    missing = cells.join(data.select(column, row).unique(), on=[column, row], how="anti")
-    if missing.is_empty():
-        return data
-    template = data.unique(subset=[row], keep="first", maintain_order=True).drop(column)
-    blanks = (
-        missing.join(template, on=row, how="left")
-        .with_columns(pl.lit(None, dtype=data.schema[name]).alias(name) for name in _UNDRAWN if name in data.columns)
-        .with_columns([pl.lit("").alias(own_x)] if own_x is not None and data.schema[own_x] == pl.String else [])
-        .select(data.columns)
-    )
-    return pl.concat([data, blanks])
+def _axis_title(text: str) -> str | list[str]:
+    """A y axis title as lines that fit beside its panel."""
+    lines = textwrap.wrap(text, _AXIS_TITLE_CHARS)
+    return lines[0] if len(lines) == 1 else lines
 
 
 def _x_label_limit(labels: Sequence[object]) -> int:
@@ -1152,7 +1132,7 @@ def french(frame: pl.DataFrame) -> alt.FacetChart:
 
 def void_hands(frame: pl.DataFrame) -> alt.FacetChart:
     """How often a hand is void (its tricks decide nothing), by variant and player count."""
-    df = conform("void_hands", frame)
+    df = conform("void_hands", frame).filter(~pl.col("variant").is_in(list(NEVER_VOID)))  # no void hand to count
     long = df.select(
         "variant",
         "players",

@@ -50,7 +50,8 @@ def bundle(vl_version: str | None, cache: Path | None = None) -> str:
     from pipeline.strength import cache_folder  # the one cache folder of the project
 
     folder = cache if cache is not None else cache_folder()
-    key = f"{vlc.__version__}|{vl_version}|{vlc.get_vega_version()}|{vlc.get_vega_embed_version()}|{GLOBALS_SNIPPET}"
+    versions = (getattr(vlc, "__version__", ""), vl_version, vlc.get_vega_version(), vlc.get_vega_embed_version())
+    key = "|".join(map(str, (*versions, GLOBALS_SNIPPET)))
     path = folder / f"vega-bundle-{hashlib.blake2b(key.encode(), digest_size=8).hexdigest()}.js"
     with contextlib.suppress(OSError, UnicodeDecodeError):
         return path.read_text("utf-8")
