@@ -869,6 +869,7 @@ def equilibrium(
         typer.echo(line)
     typer.echo(f"figures written to {out}")
 
+
 def _games_done(update: Callable[[int, int, int, int], None], total: int, games: int, hands: int) -> None:
     """The bar's update from the simulator's ``progress(games, hands)``: games played out of ``total``."""
     update(games, total, games, hands)
