@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -81,8 +82,17 @@ def compute(
     statistic = get_statistic(name)
     values = resolve_params(statistic, params)
     selected = check_columns(statistic, columns)
-    with staged(store.dataset_folders(data)) as con:
-        frame = interruptible(con, lambda: con.sql(statistic.sql(), params=values or None).pl())
+    folders = store.dataset_folders(data)
+    sql = statistic.sql()
+    if statistic.variants and not {row[0] for row in option_sets(folders)} & set(statistic.variants):
+        sql = f"select * from (\n{sql}\n) limit 0"  # none of its variants: its columns, typed, and no work
+    with staged(folders) as con:
+        con.execute(f"set memory_limit = '{DUCKDB_MEMORY}'")
+        try:
+            frame = interruptible(con, lambda: con.sql(sql, params=values or None).pl())
+        except duckdb.OutOfMemoryException:  # an operator that cannot spill: again, with DuckDB's own limit
+            con.execute("reset memory_limit")
+            frame = interruptible(con, lambda: con.sql(sql, params=values or None).pl())
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True).select(selected)
 
 
@@ -126,13 +136,36 @@ def staged(folders: Sequence[Path]) -> Iterator[duckdb.DuckDBPyConnection]:
     block (a file that changed or broke after the checks, or any other read error: the views read the files
     only when queried) is a ``store.DatasetError`` naming the folders; an error the block raises itself
     passes through."""
-    with duckdb.connect(":memory:") as con, store.unchanged(folders):
+    with (
+        tempfile.TemporaryDirectory(prefix="truc-duckdb-") as spill,
+        duckdb.connect(":memory:", config=_duckdb_config(spill)) as con,
+        store.unchanged(folders),
+    ):
         try:
             con.execute("set enable_progress_bar = false")  # DuckDB draws it on standard output, among the results
             create_staging(con, folders)
             yield con
         except duckdb.Error as exc:
             raise store.read_error(folders, exc) from exc
+
+
+DUCKDB_MEMORY: Final = "640MB"
+"""DuckDB's memory limit for a statistic (``compute``): what its joins, sorts and windows may hold before they
+spill to disk, so that with Python, Arrow and polars around it (about 150 MB) the process stays within 1 GiB as
+the data grows (DuckDB's default, 80% of the machine's memory, let ``bluff_success`` grow to 6 GB over 10
+million hands). An operator that cannot spill fails at the limit (``player_results`` over a million hands):
+the statistic is then run again under DuckDB's default, slower but whole (``docs/speed.md``). A user's own
+query (``truc sql``) runs under DuckDB's default."""
+
+
+def _duckdb_config(spill: str) -> dict[str, Any]:
+    """The database's settings: a spill folder of the command's own (an in-memory DuckDB spills to ``.tmp`` in
+    the current folder by default), and the insertion order not kept (the frames are sorted after), which lets
+    DuckDB stream more and hold less."""
+    return {
+        "temp_directory": spill,
+        "preserve_insertion_order": False,
+    }
 
 
 def compute_each(

@@ -35,6 +35,13 @@
 --                is_call (the row is a call), answers_call (the row answers the call before it),
 --                answered_call, answered_seq (the verb and seq of the call it answers, null when
 --                answers_call is false)
+--   int_raise_ladder    one row per stg_events row that is a raise (kind = 'raise'), an answer (answers) or
+--                       a row of the envit ladder, with, from the rows of its hand before it: raise_seq and
+--                       raise_stake (the seq and stake_after of the latest kind = 'raise' row, null when none)
+--                       and envit_step (the row is a row of int_envit_steps: a call, or an accept/fold right
+--                       after a call among the envit ladder's rows). One window pass, which the two views below
+--                       read instead of an anti join with int_envit_steps and an asof join with the raises.
+--       columns: every stg_events column, is_ladder, is_call, envit_step, raise_seq, raise_stake
 --   int_raise_answers   the stg_events rows that answer a raise of the raise ladder (truc, raise N, trut):
 --                       answers = true and not an envit-ladder row. Same columns as stg_events.
 --   int_answers_to_raises
@@ -267,39 +274,43 @@ select
 from sequenced
 where is_call or answers_call;
 
-create or replace view int_raise_answers as
-select events.*
-from stg_events as events
-anti join int_envit_steps as steps using (dataset, game_id, hand_no, seq)
-where events.answers;
-
--- the asof join picks, for each answer, the raise of the same hand with the largest lower seq
-create or replace view int_answers_to_raises as
+-- One pass over the rows that matter (raises, answers, and the envit ladder's rows), in hand order: for each
+-- row, the latest raise before it (its seq and stake) and whether the latest envit-ladder row before it is a
+-- call. A row is an envit step exactly as int_envit_steps has it (a call, or an accept/fold right after a
+-- call among the ladder's rows); the other answers answer the raise ladder, and face that latest raise (what an
+-- asof join on seq would pick), without a join or a second sort.
+create or replace view int_raise_ladder as
 with
 
-raises as (
-    select dataset, game_id, hand_no, seq, stake_after
+ladder_rows as (
+    select
+        *,
+        verb in ('envit', 'torne', 'falta', 'envit-falta', 'accept', 'fold') as is_ladder,
+        verb in ('envit', 'torne', 'falta', 'envit-falta') as is_call
     from stg_events
-    where kind = 'raise'
+    where kind = 'raise' or answers or verb in ('envit', 'torne', 'falta', 'envit-falta', 'accept', 'fold')
 )
 
 select
-    answers.dataset,
-    answers.game_id,
-    answers.hand_no,
-    raises.seq as raise_seq,
-    raises.stake_after as raise_stake,
-    answers.seq,
-    answers.seat,
-    answers.team,
-    answers.verb,
-    answers.kind
-from int_raise_answers as answers
-asof inner join raises
-    on answers.dataset = raises.dataset
-    and answers.game_id = raises.game_id
-    and answers.hand_no = raises.hand_no
-    and raises.seq < answers.seq;
+    *,
+    is_ladder and (is_call or coalesce(last_value(case when is_ladder then is_call end ignore nulls) over before, false))
+        as envit_step,
+    last_value(case when kind = 'raise' then seq end ignore nulls) over before as raise_seq,
+    last_value(case when kind = 'raise' then stake_after end ignore nulls) over before as raise_stake
+from ladder_rows
+window before as (
+    partition by dataset, game_id, hand_no order by seq rows between unbounded preceding and 1 preceding
+);
+
+create or replace view int_raise_answers as
+select * exclude (is_ladder, is_call, envit_step, raise_seq, raise_stake)
+from int_raise_ladder
+where answers and not envit_step;
+
+create or replace view int_answers_to_raises as
+select dataset, game_id, hand_no, raise_seq, raise_stake, seq, seat, team, verb, kind
+from int_raise_ladder
+where answers and not envit_step and raise_seq is not null;
 
 create or replace view int_raise_outcomes as
 select

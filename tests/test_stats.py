@@ -1686,3 +1686,25 @@ def test_fold_rates_of_two_bots_are_their_own(sim_dataset_2p: Path) -> None:
     assert_frame_equal(got.sort("policy"), by_policy.sort("policy"), check_dtypes=False)
     rates = {p.split()[0]: f / n for p, n, f in got.select("policy", "facing", "folds").iter_rows()}
     assert abs(rates["threshold"] - rates["random"]) > 0.1
+
+
+def test_duckdb_is_held_to_its_memory_limit_and_spills_into_a_folder_of_its_own(tmp_path: Path, monkeypatch) -> None:
+    """DuckDB's default memory limit is 80% of the machine's (a statistic over 10 million hands grew to 6 GB),
+    and an in-memory DuckDB spills into ``.tmp`` in the current folder: the command's own folder, gone after."""
+    data = mano_dataset(tmp_path / "data")
+    with stats.staged([data]) as con:
+        spill, ordered = con.execute(
+            "select current_setting('temp_directory'), current_setting('preserve_insertion_order')"
+        ).fetchone()  # type: ignore[misc]
+        assert Path(spill).is_dir() and Path(spill).name.startswith("truc-duckdb-") and ordered is False
+    assert not Path(spill).exists()
+    expected = stats.compute("mano_advantage", data)
+    with monkeypatch.context() as patch:  # a statistic that reaches the limit (1 MB: every one) runs again
+        patch.setattr(stats, "DUCKDB_MEMORY", "1MB")
+        assert stats.compute("mano_advantage", data).equals(expected)
+
+
+def test_a_statistic_of_other_variants_reads_no_rows_and_keeps_its_columns(sim_dataset_2p: Path) -> None:
+    frame = stats.compute("envit", sim_dataset_2p)
+    assert frame.height == 0 and frame.columns == list(stats.get_statistic("envit").columns)
+    assert frame.schema["n"] == pl.Int64 and frame.schema["rate"] == pl.Float64
