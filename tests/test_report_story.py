@@ -143,6 +143,8 @@ def test_article_md_has_the_page_s_sections_and_its_charts_exist(match_report: R
     for item in re.findall(r"^\d+\. (.+)$", summary, re.M):  # the same findings as the page's
         assert item.replace("'", "&#x27;") in page
     assert "| catalan | 2 |" in article  # Methods: the run's table
+    results = article.split("## Results", 1)[1]
+    assert results.startswith("\n\n### The match\n\n| Side | Policy | Games won | Win rate | 95% interval (pairs) |")
 
 
 @pytest.fixture(scope="module")

@@ -58,8 +58,10 @@ def markdown(
     caveats: Sequence[Caveat],
     notes: Sequence[str],
     headline_charts: Sequence[str],
+    tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]] = (),
 ) -> str:
-    """The article, from the page's own pieces."""
+    """The article, from the page's own pieces; ``tables`` (title, headers, rows) open its Results (an
+    experiment's main table)."""
     lines = [f"# {title}", ""]
     lines += [f"**{verdict}**\n" for verdict in verdicts]
     lines += ["## Summary", ""]
@@ -83,6 +85,10 @@ def markdown(
         lines += [f"{line}.  " for line in shared]
         lines.append("")
     lines += ["## Results", ""]
+    for caption, titles, body in tables:
+        lines += [f"### {caption}", "", "| " + " | ".join(_cell(h) for h in titles) + " |", "|" + "---|" * len(titles)]
+        lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in body]
+        lines.append("")
     for result in results:
         lines += [f"### {result.title}", "", f"*{result.definition}*", ""]
         if result.chart:

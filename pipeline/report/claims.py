@@ -248,7 +248,7 @@ def _strength_claims(frame: pl.DataFrame) -> list[Claim]:
         )
         n = int(strong["n"]) + int(weak["n"])  # type: ignore[call-overload]
         text = (
-            f"In {setting_phrase(variant, players)}, {name}'s side won {fmt_pct(float(strong['p_win']))} of hands "  # type: ignore[arg-type]
+            f"In {setting_phrase(variant, players)}, the side of {name} won {fmt_pct(float(strong['p_win']))} of hands "  # type: ignore[arg-type]
             f"with its strongest hands (decile {strong['decile']}) and {fmt_pct(float(weak['p_win']))} with its "  # type: ignore[arg-type]
             f"weakest (decile {weak['decile']}; {fmt_int(n)} hands; difference {value * 100:+.1f} pp)."
         )

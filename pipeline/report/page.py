@@ -268,7 +268,8 @@ def render_page(
         say(f"writing {article.ARTICLE}")
         (tmp / article.ARTICLE).write_text(
             article.markdown(title, story.verdicts, story.summary, story.runs, results, story.caveats, notes,
-                             [name for name, _ in story.charts]),
+                             [name for name, _ in story.charts],
+                             [(f"The {e.kind}", *experiments.table_rows(e)) for e in story.found]),
             "utf-8",
         )  # fmt: skip
     return ReportResult(
