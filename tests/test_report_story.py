@@ -119,6 +119,8 @@ def test_a_match_report_opens_with_its_verdict(match_report: ReportResult) -> No
     assert re.search(r"95% interval \d+\.\d%–\d+\.\d% over 30 pairs", verdict)
     assert "A plays better" in verdict or "no clear difference" in verdict or "B plays better" in verdict
     assert summary.index('class="verdict"') < summary.index('data-chart="match"')
+    items = " ".join(re.findall(r"<li[^>]*>(.*?)</li>", summary))
+    assert items and "games" not in items and "against B" not in items  # the verdict is not said twice
     assert page.index('id="summary"') < page.index('id="methods"') < page.index('id="results"')
     assert page.index('id="results"') < page.index('id="caveats"') < page.index('id="appendix"')
     results = page.split('<section id="results">', 1)[1]

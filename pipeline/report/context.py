@@ -199,7 +199,13 @@ def _seats(policies: Mapping[str, Any]) -> list[str]:
     by_bot: dict[str, list[str]] = {}
     for seat, policy in policies.items():
         by_bot.setdefault(str(policy), []).append(str(seat))
-    return [f"{'seats' if len(seats) > 1 else 'seat'} {', '.join(seats)}: {bot}" for bot, seats in by_bot.items()]
+    return [f"{_holder(seats)} {', '.join(seats)}: {bot}" for bot, seats in by_bot.items()]
+
+
+def _holder(seats: Sequence[str]) -> str:
+    """What a manifest's ``policies`` key names: a seat (a number) or, in a match, a side (``A``, ``B``)."""
+    word = "seat" if all(seat.isdigit() for seat in seats) else "side"
+    return word + ("s" if len(seats) > 1 else "")
 
 
 def _seed(manifest: Mapping[str, Any]) -> str:

@@ -20,8 +20,7 @@ from pipeline import store
 from pipeline.experiments.analysis import ALPHA, format_p
 from pipeline.experiments.designs import EXPERIMENT_FILE, SWEEP, TOURNAMENT
 from pipeline.report import experiment_charts
-from pipeline.report.claims import Claim
-from pipeline.report.frames import GAMES, even_share, fmt_int, fmt_pct, fmt_points, interval_label, setting_phrase
+from pipeline.report.frames import fmt_int, fmt_pct, fmt_points, interval_label, setting_phrase
 
 MATCH = "match"
 """A match's ``experiment.kind`` in its manifest (a tournament's and a sweep's matches have kinds of their own)."""
@@ -109,41 +108,6 @@ def verdict(experiment: Experiment) -> str:
     return (
         f"In {where}, the grid of {content.get('policy')} against itself: its Nash mixture plays {', '.join(support)}."
     )
-
-
-def claims(experiment: Experiment) -> list[Claim]:
-    """A match's game-level findings, from its own analysis (t-intervals over pairs): the winner's games won
-    and A's margin. They stand for ``game_results``' claims of the same setting."""
-    if experiment.kind != MATCH or experiment.content["result"].get("mirror"):
-        return []
-    result = experiment.content["result"]
-    out = []
-    for side in ("a", "b"):
-        row = result[side]
-        if row["win_rate"] < 0.5 or row["ci_low"] is None:
-            continue
-        text = (
-            f"In {setting_phrase(experiment.variant, experiment.players)}, {row['policy']} won "
-            f"{fmt_pct(row['win_rate'])} of the match's {result['unit']}s ({fmt_int(row['games_won'])}/"
-            f"{fmt_int(row['games'])}; 95% interval {interval_label(row['ci_low'], row['ci_high'])} over "
-            f"{fmt_int(result['pairs'])} pairs)."
-        )
-        out.append(
-            Claim(GAMES, experiment.variant, experiment.players, text, row["win_rate"], row["ci_low"], row["ci_high"],
-                  even_share(experiment.players), row["games"], policy=row["policy"])
-        )  # fmt: skip
-    margin = result["margin"]
-    if margin.get("ci_low") is not None:
-        text = (
-            f"In {setting_phrase(experiment.variant, experiment.players)}, A ({result['a']['policy']}) scored "
-            f"{fmt_points(margin['mean'], signed=True)} points a game against B (95% interval "
-            f"{fmt_points(margin['ci_low'], signed=True)} to {fmt_points(margin['ci_high'], signed=True)})."
-        )
-        out.append(
-            Claim(GAMES, experiment.variant, experiment.players, text, margin["mean"], margin["ci_low"],
-                  margin["ci_high"], 0.0, result["a"]["games"])
-        )  # fmt: skip
-    return out
 
 
 def chart(experiment: Experiment) -> tuple[str, alt.TopLevelMixin] | None:

@@ -299,10 +299,10 @@ def _story(
     notes: Sequence[str],
     found: Sequence[experiments.Experiment],
 ) -> Story:
-    """The answer first: an experiment's own results (a match's verdict and intervals over pairs, a tournament's
-    matrix, a sweep's grid) stand for ``game_results``' claims of its setting, which would pool a tournament's
-    opponents or a sweep's grid and confirmation games."""
-    found_claims = [c for e in found for c in experiments.claims(e)]
+    """The answer first: an experiment's verdict (a match's win rate and margin with their intervals over pairs,
+    a tournament's ratings and Nash mixture, a sweep's best point) stands for ``game_results``' claims of its
+    setting, which would restate it with other intervals, or pool a tournament's opponents or a sweep's grid
+    and confirmation games."""
     replaced = {(e.variant, e.players) for e in found}
     every = [c for c in claims.all_claims(frames) if not (c.game_level and (c.variant, c.players) in replaced)]
     headline: list[tuple[str, Any]] = []
@@ -316,7 +316,7 @@ def _story(
             headline.append((experiment_charts.GAMES_CHART, games))
     return Story(
         verdicts=[experiments.verdict(e) for e in found],
-        summary=claims.summary_claims([*found_claims, *every]),
+        summary=claims.summary_claims(every),
         charts=headline,
         runs=context.methods(manifests),
         caveats=context.caveats(frames, manifests),
