@@ -22,8 +22,7 @@ SETTINGS = [(variant.name, players) for variant in VARIANTS.values() for players
 
 
 def load(variant: str, players: int, **params: object) -> object:
-    text = ",".join([f"players={players}", *[f"{k}={v}" for k, v in params.items()]])
-    return pyspiel.load_game(f"{game_name(variant)}({text})")
+    return pyspiel.load_game(game_name(variant), {"players": players, **params})
 
 
 def play_randomly(state: object, rng: random.Random, steps: int | None = None) -> None:
@@ -40,6 +39,23 @@ def play_randomly(state: object, rng: random.Random, steps: int | None = None) -
 @pytest.mark.parametrize(("variant", "players"), SETTINGS)
 def test_openspiel_random_simulation_of_a_hand(variant: str, players: int) -> None:
     pyspiel.random_sim_test(load(variant, players), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("variant", "params"),
+    [
+        ("trut", {"scores": "6:6"}),  # both sides au fortial
+        ("trut", {"scores": "6:2"}),  # one side au fortial
+        ("trut-gatinaise", {"petits": "2:2"}),  # la chanson
+        ("trut-gatinaise", {"petits": "0:2"}),  # a trut d'office
+        ("trut-gatine", {"petits": "2:2"}),  # chanter, discards
+        ("trut-gatine", {"petits": "2:0"}),  # à tenir
+        ("catalan", {"scores": "11:5"}),  # the hold at 11 points
+    ],
+)
+def test_openspiel_random_simulation_of_a_hand_from_special_scores(variant: str, params: dict[str, str]) -> None:
+    pyspiel.random_sim_test(load(variant, 2, **params), num_sims=3, serialize=True, verbose=False)
+    pyspiel.random_sim_test(load(variant, 4, **params), num_sims=2, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("variant", ["catalan", "trut", "french"])
@@ -138,6 +154,35 @@ def test_histories_a_seat_cannot_tell_apart_give_it_the_same_information(variant
         compared += 1
         differed += state.history() != other.history()
     assert compared >= 3 and differed >= 1
+
+
+@pytest.mark.parametrize(
+    ("variant", "verb", "params"), [("valencian", "cover", {}), ("trut-gatine", "discard", {"petits": "2:2"})]
+)
+def test_another_seat_s_covered_card_or_discard_stays_hidden(variant: str, verb: str, params: dict[str, str]) -> None:
+    """A covered card (Valencian) and a discard (Gâtine, after chanter) are shown to their seat only: the other
+    seat's information state names the move without its card."""
+    game = load(variant, 2, **params)
+    rng = random.Random(5)
+    for _ in range(400):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node() and state.current_player() >= 0:
+                seat = state.current_player()
+                table = state.get_game().table
+                private = [a for a in state.legal_actions() if table.entries[a][0] == verb]
+                if private:
+                    action = rng.choice(private)
+                    text = table.text(action)
+                    state.apply_action(action)
+                    if state.is_terminal():
+                        break
+                    mine, theirs = state.information_state_string(seat), state.information_state_string(1 - seat)
+                    assert f"{seat}:{text}" in mine
+                    assert f"{seat}:{verb} ?" in theirs and f"{seat}:{text}" not in theirs
+                    return
+            play_randomly(state, rng, steps=1)
+    pytest.fail(f"no {verb} in 400 random hands")
 
 
 def test_a_seat_s_own_cards_and_another_seat_s_private_move_are_told_apart() -> None:

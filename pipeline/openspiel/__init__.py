@@ -4,7 +4,8 @@ Importing this package registers every variant with ``pyspiel`` as ``truc_<varia
 ``truc_trut_gatine``), with the parameters ``players``, ``options`` (the variant's other options, ``k=v``
 pairs separated by spaces, or ``k:v`` in a game's string, where ``=`` is taken), ``scope`` (``hand`` or
 ``game``), ``deal`` (``cards`` or ``hands``), ``dealer``
-(-1: the last seat, so seat 0 is the eldest), ``scores`` (a hand's starting scores, ``3-5``) and
+(-1: the last seat, so seat 0 is the eldest), ``scores`` (a hand's starting scores, ``3:5``), ``petits``
+(the trut family: the petits each side holds, ``2:2``) and
 ``max_hands`` (``scope=game``: a draw after this many hands). ``pyspiel.load_game("truc_trut(players=2)")``.
 """
 
@@ -41,6 +42,7 @@ def game_type(variant: Variant) -> Any:
             "deal": "cards",
             "dealer": -1,
             "scores": "",
+            "petits": "",
             "max_hands": 100,
         },
     )

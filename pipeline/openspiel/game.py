@@ -11,7 +11,8 @@ what the hand scores. What the adapter adds is the turn structure OpenSpiel need
   what the engine deals from (``Game.deal_pool``); the complete deal goes to the engine by ``apply_deal``.
   ``deal=hands`` deals each seat's cards as one chance outcome (a set of cards, uniformly), for exact solving.
 - **discards** are chosen card by card (``encoding``).
-- **scope**: ``hand`` plays one hand from the given scores (``scores``, ``dealer``) and returns its points;
+- **scope**: ``hand`` plays one hand from the given scores (``scores``, ``petits`` in the trut family,
+  ``dealer``) and returns its points;
   ``game`` plays a whole game from the first dealer ``dealer`` and returns +1 to the winning side (a game
   still going after ``max_hands`` hands is a draw, 0).
 - **information**: a seat's information state is the record of the game as it saw it: the cards dealt to it,
@@ -31,6 +32,7 @@ import pyspiel
 from pipeline.engine.actions import DISCARD, PLAY, Action
 from pipeline.engine.game import Game, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
+from pipeline.engine.trut import TrutGame
 from pipeline.openspiel.encoding import PRIVATE_VERBS, SKIP, ActionTable
 
 PREFIX = "truc_"
@@ -88,7 +90,11 @@ class TrucGame(pyspiel.Game):
         dealer = int(params.get("dealer", -1))
         self.dealer = players - 1 if dealer < 0 else dealer  # by default seat 0 is the eldest
         scores_text = str(params.get("scores", ""))
-        self.scores = tuple(int(s) for s in scores_text.split("-")) if scores_text else None
+        self.scores = _pair(scores_text, "scores")
+        petits_text = str(params.get("petits", ""))
+        self.petits = _pair(petits_text, "petits")
+        if self.petits is not None and not issubclass(self.config.variant.engine, TrutGame):
+            raise ValueError(f"petits={petits_text}: only the trut family holds petits")
         self.max_hands = int(params.get("max_hands", 100))
         probe = self.new_engine()
         self.sides = probe.sides
@@ -113,6 +119,8 @@ class TrucGame(pyspiel.Game):
 
     def new_engine(self) -> Game:
         """The engine game a state starts from (the deal comes from the chance nodes, not from a seed)."""
+        if self.petits is not None:
+            return new_game(self.config, 0, self.dealer, self.scores, self.petits)
         return new_game(self.config, 0, self.dealer, self.scores)
 
     def new_initial_state(self) -> TrucState:
@@ -125,6 +133,16 @@ class TrucGame(pyspiel.Game):
             raise ValueError(f"the Truc observer takes no parameters, not {params}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return TrucObserver(self, perfect_recall)
+
+
+def _pair(text: str, name: str) -> tuple[int, ...] | None:
+    """A number per side written ``6:6`` (a game's string reads ``6-6`` as a broken number), or None."""
+    if not text:
+        return None
+    try:
+        return tuple(int(part) for part in text.split(":"))
+    except ValueError:
+        raise ValueError(f"{name}={text!r}: give a number per side, separated by ':' (6:6)") from None
 
 
 def hand_length_bound(game: Game) -> int:
@@ -195,15 +213,16 @@ class TrucState(pyspiel.State):
         return [SKIP, *ids] if self._optional(player) else ids
 
     def _discard_choices(self, legal: list[Action]) -> list[int]:
-        """The cards that may be discarded next: each card above the last chosen that some legal discard holds
-        along with those chosen."""
+        """The cards that may be discarded next: the cards are chosen in increasing order, so the next is the
+        lowest of the cards still to choose of a legal discard that holds those chosen (and only higher ones)."""
         chosen = set(self.discarding)
         last = max(self.discarding, default=-1)
         cards: set[int] = set()
         for cards_text in {str(a.arg) for a in legal}:
             discard = self._discard_cards(cards_text)
-            if chosen <= discard:
-                cards.update(c for c in discard - chosen if c > last)
+            rest = discard - chosen
+            if chosen <= discard and rest and min(rest) > last:
+                cards.add(min(rest))
         return sorted(cards)
 
     def _discard_cards(self, text: str) -> set[int]:
