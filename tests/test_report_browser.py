@@ -699,3 +699,79 @@ def _check_layout(report: ReportResult) -> None:
         context.close()
     assert layout["pageWidth"] <= layout["window"], layout
     assert layout["rows"] and layout["tableHidden"] <= 1, layout
+
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-screenshots"
+"""Where the browser tests leave their screenshots for a reader to review (git-ignored); each test prints them."""
+
+WIDTHS = (1000, 1400)
+"""The windows a reader opens the report in: a laptop's (the page's margins leave the charts about 900 px)
+and a desktop's."""
+
+_FIT = """
+() => {
+  const width = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  const wide = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.right > width + 1 || box.left < -1) && !scrolls(el)) {
+      const name = `${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""}`;
+      wide.push(`${name} ${Math.round(box.left)}-${Math.round(box.right)}`);
+    }
+  }
+  const charts = [...document.querySelectorAll("[data-chart]")].map(el => {
+    const svg = el.querySelector("svg");
+    return {
+      name: el.dataset.chart,
+      box: el.clientWidth,
+      svg: svg ? svg.getBoundingClientRect().width : null,
+      axisTitles: [...el.querySelectorAll(".role-axis-title text")].map(t => t.textContent.trim()),
+      axisLabels: el.querySelectorAll(".role-axis-label").length,
+    };
+  });
+  return { width, pageWidth: document.documentElement.scrollWidth, wide: wide.slice(0, 20), charts };
+}
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_report_fits_the_window_and_every_chart_has_its_axes(multi_report: ReportResult, width: int) -> None:
+    """At 1,000 and 1,400 px the page does not scroll sideways, no element reaches past the window (but inside
+    a box that scrolls, such as a wide table's), every chart fits its box, each drawn with its axis titles and
+    x labels under every panel (``charts._panels``), and the console logs no error. The full-page screenshot
+    is written to ``SCREENSHOTS`` and its path printed, for review."""
+    _require_chromium()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    shot = SCREENSHOTS / f"report-multi-{width}.png"
+    problems: list[str] = []
+    with _chromium() as browser:
+        context = browser.new_context(offline=True, viewport={"width": width, "height": 1000})
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.goto(multi_report.html.as_uri())
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-chart]')].every(e => e.dataset.rendered)", timeout=60_000
+        )
+        fit = page.evaluate(_FIT)
+        page.screenshot(path=str(shot), full_page=True)
+        context.close()
+    print(f"screenshot: {shot}")
+    assert problems == []
+    assert fit["pageWidth"] <= fit["width"] and fit["wide"] == [], fit["wide"]
+    html = multi_report.html.read_text("utf-8")
+    assert [chart["name"] for chart in fit["charts"]] == list(multi_report.png)
+    for chart in fit["charts"]:
+        name = chart["name"]
+        assert chart["svg"] and chart["svg"] <= chart["box"] + 1, (name, chart["svg"], chart["box"])
+        assert len(chart["axisTitles"]) >= 2 and all(chart["axisTitles"]), (name, chart["axisTitles"])
+        spec = page_spec(html, name)
+        if "facet" in spec:  # every panel its own x axis, the first of each row its y axis too
+            assert chart["axisLabels"] >= len(spec["facet"]["sort"]), (name, chart["axisLabels"])

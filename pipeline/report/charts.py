@@ -219,7 +219,7 @@ def _rate_chart(
     slant, footprint = _x_layout(x_labels, len(x_values), width, independent_x)
     x_enc = alt.X(
         x_field,
-        title=x_title,
+        title=_axis_title(x_title, int(width / _AXIS_CHAR_PX)),  # under its own panel: no wider than it
         sort=x_order,
         scale=alt.Scale(type="band", paddingInner=_X_PADDING, paddingOuter=_X_PADDING),
         axis=alt.Axis(
@@ -321,7 +321,7 @@ def _rate_chart(
 _SUBTITLE_CHARS = 130
 """Characters of a subtitle line, at most: at Vega's 11 px, about ``_WRAP_WIDTH``."""
 _SUBTITLE_MIN_CHARS = 50
-_SUBTITLE_CHAR_PX = 6.3
+_SUBTITLE_CHAR_PX = 7.2  # px a character of a subtitle takes, on average, with room to spare
 
 
 def subtitle_lines(text: str, chars: int = _SUBTITLE_CHARS) -> list[str]:
@@ -479,9 +479,13 @@ _AXIS_TITLE_CHARS = 34
 longer title, drawn as one line, ran into the titles of the panels above and below."""
 
 
-def _axis_title(text: str) -> str | list[str]:
-    """A y axis title as lines that fit beside its panel."""
-    lines = textwrap.wrap(text, _AXIS_TITLE_CHARS)
+_AXIS_CHAR_PX = 7.5
+"""px a character of an axis title takes (11 px bold), on average, with room to spare."""
+
+
+def _axis_title(text: str, chars: int = _AXIS_TITLE_CHARS) -> str | list[str]:
+    """An axis title as lines that fit beside (y) or under (x) its panel: lines of at most ``chars``."""
+    lines = textwrap.wrap(text, max(chars, 20))
     return lines[0] if len(lines) == 1 else lines
 
 
