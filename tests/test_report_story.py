@@ -215,3 +215,12 @@ def test_methods_say_once_what_every_dataset_shares() -> None:
         "Seed: 7 (every dataset)", "Pairing: none (every dataset)",
     ]  # fmt: skip
     assert context.methods_table([run])[0][-2:] == ["Seed", "Pairing"]  # one dataset: every column
+
+
+def test_the_first_trick_s_difference_has_the_interval_of_one_rate_doubled_with_two_sides() -> None:
+    row = {"variant": "catalan", "players": 2, "hands": 1000, "p_win_won_first": 0.75, "ci_low_won_first": 0.72,
+           "ci_high_won_first": 0.78, "p_win_lost_first": 0.25, "ci_low_lost_first": 0.22,
+           "ci_high_lost_first": 0.28}  # fmt: skip
+    (found,) = claims.all_claims({"first_trick_value": pl.DataFrame([row])})
+    assert (found.value, found.low, found.high) == pytest.approx((0.5, 0.44, 0.56))  # not +/- 0.042 combined
+    assert found.null == 0.0 and found.n == 1000 and "+50.0 pp" in found.text

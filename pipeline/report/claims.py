@@ -209,13 +209,18 @@ def _difference(a: float, a_low: float, a_high: float, b: float, b_low: float, b
 
 
 def _first_trick_claims(frame: pl.DataFrame) -> list[Claim]:
+    """Taking trick 1 against losing it: with two sides one rate is the other's complement, so the difference's
+    interval is the winner's rate's, doubled (not two samples' combined, which would understate it)."""
     out = []
     columns = ("p_win_won_first", "ci_low_won_first", "ci_high_won_first")
     others = ("p_win_lost_first", "ci_low_lost_first", "ci_high_lost_first")
     for row in frame.iter_rows(named=True):
         if not row["hands"] or any(is_missing(row[c]) for c in (*columns, *others)):
             continue
-        value, low, high = _difference(*(row[c] for c in columns), *(row[c] for c in others))
+        if row["players"] == 3:  # the two sides that lost trick 1 together: a sample of its own
+            value, low, high = _difference(*(row[c] for c in columns), *(row[c] for c in others))
+        else:  # two sides: the loser of trick 1 wins what its winner does not, so the difference is 2p - 1
+            value, low, high = (2 * row[c] - 1 for c in columns)
         text = (
             f"In {setting_phrase(row['variant'], row['players'])}, the side that took trick 1 won "
             f"{fmt_pct(row['p_win_won_first'])} of those hands, the side that lost it "
