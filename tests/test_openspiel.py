@@ -139,9 +139,15 @@ def same_information(a: object, b: object, seat: int) -> None:
     assert np.array_equal(a.observation_tensor(seat), b.observation_tensor(seat))
 
 
-@pytest.mark.parametrize(("variant", "players"), SETTINGS)
-def test_histories_a_seat_cannot_tell_apart_give_it_the_same_information(variant: str, players: int) -> None:
-    game = load(variant, players)
+SPECIAL = [("trut-gatine", 2, {"petits": "2:2"}), ("trut-gatinaise", 2, {"petits": "2:2"})]
+"""Hands with discards (chanter) and la chanson's extra cards."""
+
+
+@pytest.mark.parametrize(("variant", "players", "params"), [(v, p, {}) for v, p in SETTINGS] + SPECIAL)
+def test_histories_a_seat_cannot_tell_apart_give_it_the_same_information(
+    variant: str, players: int, params: dict[str, str]
+) -> None:
+    game = load(variant, players, **params)
     rng = random.Random(11)
     compared = differed = 0
     for _ in range(12):
