@@ -5,7 +5,7 @@ said only when its condition holds). Pure functions, no I/O.
 The caveats, each a ``Caveat`` with a short ``kind``:
 
 - ``mirror``: a policy held more than one side of the same games (the same bot on both teams): its share of
-  games won is a half by construction, so the report gives it no result;
+  games won holds by construction, so the report gives it no result;
 - ``partners``: partners played different bots: the team's games and hands won are shared, so they cannot
   tell the two bots apart (only each one's own choices can);
 - ``card-play``: the bots play their cards by a fixed rule (the threshold bot's ``lead`` and ``follow``, the
@@ -66,25 +66,26 @@ def caveats(
     games = frames.get(GAMES)
     if games is not None and games.height and {MIRROR, "policy"} <= set(games.columns):
         games = with_policy_names(conform(GAMES, games)).with_columns(pl.col(POLICY_NAME).alias("policy"))
-        for variant, players, policy in (
-            games.filter(pl.col(MIRROR)).select("variant", "players", "policy").sort("variant", "players").rows()
-        ):
+        mirrors = games.filter(pl.col(MIRROR)).select("variant", "players", "policy").sort("variant", "players")
+        if mirrors.height:
+            each = [f"{policy} in {setting_phrase(variant, players)}" for variant, players, policy in mirrors.rows()]
             out.append(
                 Caveat(
                     "mirror",
-                    f"In {setting_phrase(variant, players)}, {policy} sat on more than one side of the same games "
-                    "(a mirror): its half of the games won holds by construction, so the report gives it no win "
-                    "rate and draws no conclusion from it.",
+                    f"Mirrors: {_join(each)} sat on more than one side of the same games, so its share of them "
+                    "won holds by construction; the report gives no win rate there and draws no conclusion.",
                 )
             )
         mixed = games.filter(pl.col("policy").str.contains(TEAM_JOIN, literal=True))
-        for variant, players, policy in mixed.select("variant", "players", "policy").sort("variant", "players").rows():
+        settings = sorted(set(mixed.select("variant", "players").rows()))
+        if settings:
             out.append(
                 Caveat(
                     "partners",
-                    f"In {setting_phrase(variant, players)}, partners played different bots ({policy}): they share "
-                    "their team's games and hands won, so those results cannot tell the bots apart; only each "
-                    "one's own choices (raises, folds) can.",
+                    f"In {_join([setting_phrase(v, p) for v, p in settings])}, partners played different bots (the "
+                    "teams joined by '+' under Games won, per policy): they share their team's games and hands "
+                    "won, so those results cannot tell the bots apart; only each one's own choices (raises, folds) "
+                    "can.",
                 )
             )
     bots = sorted({bot_of(p) for m in manifests.values() for p in _policies(m)} & set(POLICIES))
