@@ -60,7 +60,9 @@ game_mirrors as (
     group by dataset, game_id, coalesce(player, policy, 'seat' || seat)
 ),
 
-seat_hands as (
+-- not materialized: read by side_hands and per_seat, a materialized copy (a row per seat and hand) would be held
+-- in memory whole, which DuckDB cannot spill; inlined, each reader's joins and aggregates spill as they need
+seat_hands as not materialized (
     select
         seats.dataset,
         seats.game_id,
