@@ -1282,10 +1282,16 @@ def scene(spec: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 
 def texts(node: dict[str, Any], role: str) -> list[str]:
-    """The texts of the text marks of ``role`` anywhere under a scenegraph node."""
+    """The texts of the text marks of ``role`` anywhere under a scenegraph node; a text of several lines (a
+    panel's title, a line for each of its parts) joined by `` \u00b7 ``, as the panel is named."""
     found: list[str] = []
     if node.get("marktype") == "text" and node.get("role") == role:
-        found += [item["text"] for item in node.get("items", []) if isinstance(item.get("text"), str)]
+        for item in node.get("items", []):
+            text = item.get("text")
+            if isinstance(text, list):
+                text = " \u00b7 ".join(text)
+            if isinstance(text, str):
+                found.append(text)
     for child in node.get("items", []):
         found += texts(child, role)
     return found

@@ -122,7 +122,8 @@ def _rate_axis(
     axis_top = min(1.0, math.ceil(round(top / step, 9)) * step)
     first, last = round(axis_bottom / step), round(axis_top / step)
     ticks = [round(i * step, 4) for i in range(first, last + 1)]
-    domain_top = axis_bottom + (axis_top - axis_bottom) / (1.0 - headroom)
+    highest = max([h for h in highs if h is not None], default=axis_top)  # the labels stand above it, not the axis
+    domain_top = max(axis_top, axis_bottom + (min(highest, axis_top) - axis_bottom) / (1.0 - headroom))
     return (
         alt.Scale(domain=[round(axis_bottom, 4), round(domain_top, 4)], nice=False, zero=zero),
         alt.Axis(format=".0%", values=ticks, grid=True),
@@ -308,7 +309,9 @@ def _rate_chart(
             f"{panel_field or _PANEL}:N",
             title=_PANEL_JOIN.join(titles[key] for key in (column, row) if key is not None),
             sort=panels,
-            header=alt.Header(labelFontSize=11, labelLimit=width + 40),
+            header=alt.Header(  # a panel's title, a line for each of its parts: cut as one, it lost the last
+                labelFontSize=11, labelLimit=width, labelExpr=f"split(datum.value, '{_PANEL_JOIN}')"
+            ),
         ),
         columns=per_row,
     ).resolve_axis(x="independent")  # every panel its own x labels, not only the bottom row's
