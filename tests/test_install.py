@@ -20,7 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-import compile_fast  # noqa: E402
+_PURE = os.environ.get("TRUC_PURE")
+import compile_fast  # noqa: E402  (it sets TRUC_PURE for the process that compiles: undone just below)
+
+# Left set, TRUC_PURE would reach every process the test run starts after collecting this file (the commands
+# the tests run, a Ray's workers): they would run in pure Python, and a Ray would refuse its own nodes.
+if _PURE is None:
+    os.environ.pop("TRUC_PURE", None)
+else:
+    os.environ["TRUC_PURE"] = _PURE
 
 pytestmark = pytest.mark.slow
 
