@@ -15,6 +15,7 @@ turns into ``WorkerDied``, so the command stops with one line and the output bei
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
 import multiprocessing
@@ -156,3 +157,11 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
             process.terminate()
     for process in processes:
         process.join(timeout=10)
+    # A worker ended in the middle of sending its result (a chunk's rows: megabytes, written in several pieces)
+    # leaves the executor's thread reading the rest of that message for ever, since this process holds the
+    # pipe's writing end too. Closed now that every worker is gone, the read ends (EOFError), and the thread
+    # fails the chunks still queued as it does when it finds the workers gone.
+    writer = getattr(getattr(executor, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
