@@ -15,18 +15,22 @@ turns into ``WorkerDied``, so the command stops with one line and the output bei
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import importlib.util
 import itertools
 import multiprocessing
+import os
+import pickle
+import shutil
 import signal
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from pipeline.store import STOP_SIGNALS, stop_signals_held
 
@@ -117,7 +121,9 @@ def run_in_order(
     executor = None
     finished = False
     waiting = iter(chunks)
-    pending: deque[Future[Result]] = deque()
+    pending: deque[Future[str]] = deque()
+    results = tempfile.mkdtemp(prefix="truc-results-")
+    work_to_file = functools.partial(_result_to_file, work, results)
     try:
         # The workers are started by the first submission: Ctrl-C and SIGTERM are held until every worker is
         # started and the first chunks queued, so that an interrupt never lands in the middle of a fork.
@@ -126,12 +132,12 @@ def run_in_order(
                 min(workers, len(chunks)), mp_context=context, initializer=_leave_interrupts_to_the_parent
             )
             for chunk in itertools.islice(waiting, workers * IN_FLIGHT_PER_WORKER):
-                pending.append(executor.submit(work, chunk))
+                pending.append(executor.submit(work_to_file, chunk))
         try:
             while pending:
-                result = pending.popleft().result()
+                result = _result_from_file(pending.popleft().result())
                 for chunk in itertools.islice(waiting, 1):
-                    pending.append(executor.submit(work, chunk))
+                    pending.append(executor.submit(work_to_file, chunk))
                 yield result
         except BrokenProcessPool:
             raise WorkerDied(
@@ -144,6 +150,30 @@ def run_in_order(
             if not finished:
                 _terminate(executor)
             executor.shutdown(wait=True)
+        shutil.rmtree(results, ignore_errors=True)
+
+
+def _result_to_file(work: Callable[[Chunk], Result], folder: str, chunk: Chunk) -> str:
+    """In a worker: ``work(chunk)`` pickled into a file of ``folder``, whose name goes back to the parent.
+
+    A chunk's result can be megabytes of rows, which a pipe takes in several writes: a worker killed in the
+    middle (``kill -9``, the out-of-memory killer, the parent ending the workers after Ctrl-C) left the
+    executor's thread waiting for the rest of the message for ever, the command hung. A file name is one write
+    of a few hundred bytes, which a pipe takes whole or not at all."""
+    result = work(chunk)
+    handle, path = tempfile.mkstemp(dir=folder, suffix=".pickle")
+    with os.fdopen(handle, "wb") as file:
+        pickle.dump(result, file, protocol=pickle.HIGHEST_PROTOCOL)
+    return path
+
+
+def _result_from_file(path: str) -> Any:
+    """The result a worker left in ``path`` (``_result_to_file``); the file is removed."""
+    try:
+        with open(path, "rb") as file:
+            return pickle.load(file)
+    finally:
+        os.unlink(path)
 
 
 def _terminate(executor: ProcessPoolExecutor) -> None:
@@ -157,11 +187,3 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
             process.terminate()
     for process in processes:
         process.join(timeout=10)
-    # A worker ended in the middle of sending its result (a chunk's rows: megabytes, written in several pieces)
-    # leaves the executor's thread reading the rest of that message for ever, since this process holds the
-    # pipe's writing end too. Closed now that every worker is gone, the read ends (EOFError), and the thread
-    # fails the chunks still queued as it does when it finds the workers gone.
-    writer = getattr(getattr(executor, "_result_queue", None), "_writer", None)
-    if writer is not None:
-        with contextlib.suppress(OSError):
-            writer.close()
