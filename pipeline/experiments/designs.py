@@ -85,6 +85,32 @@ def _analyse(outcome: MatchOutcome) -> analysis.PairedMatch:
     return analysis.paired_match(outcome.scores, outcome.margins)
 
 
+def _play_and_judge(
+    settings: Settings,
+    matches: list[Match],
+    root: Path,
+    rubbers: bool,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[list[MatchOutcome], list[MatchResult]]:
+    """Several matches played into ``root`` (each its own run, its result in its manifest), and their results."""
+
+    def result_of(outcome: MatchOutcome) -> dict[str, Any]:
+        return {"result": MatchResult(outcome, _analyse(outcome), rubbers).to_json()}
+
+    outcomes = play_matches(
+        settings.variant,
+        settings.options,
+        matches,
+        root,
+        settings.workers,
+        settings.command,
+        result_of,
+        progress,
+        backend=settings.backend,
+    )
+    return outcomes, [MatchResult(o, _analyse(o), rubbers) for o in outcomes]
+
+
 def _replaceable_experiment(path: Path) -> bool:
     """Whether ``path`` is a tournament's or a sweep's output and nothing else: its ``experiment.json`` and
     one dataset per run (what ``--overwrite`` may replace)."""
@@ -202,22 +228,7 @@ def _round_robin(
         for i, j in _pairs_of(len(entrants))
     ]
     rubbers = bool(rubber_wins(config))
-
-    def result_of(outcome: MatchOutcome) -> dict[str, Any]:
-        return {"result": MatchResult(outcome, _analyse(outcome), rubbers).to_json()}
-
-    outcomes = play_matches(
-        settings.variant,
-        settings.options,
-        matches,
-        root,
-        settings.workers,
-        settings.command,
-        result_of,
-        progress,
-        backend=settings.backend,
-    )
-    results = [MatchResult(o, _analyse(o), rubbers) for o in outcomes]
+    outcomes, results = _play_and_judge(settings, matches, root, rubbers, progress)
     table = analysis.tournament(
         [(i, j, o.scores, o.margins) for (i, j), o in zip(_pairs_of(len(entrants)), outcomes, strict=True)],
         len(entrants),
@@ -464,22 +475,7 @@ def run_sweep(
                 Match(spec, against, pairs, settings.seed, f"point-{k + 1:03d}", settings.paired, "sweep point")
                 for k, spec in enumerate(specs)
             ]
-
-            def result_of(outcome: MatchOutcome) -> dict[str, Any]:
-                return {"result": MatchResult(outcome, _analyse(outcome), rubbers).to_json()}
-
-            outcomes = play_matches(
-                settings.variant,
-                settings.options,
-                matches,
-                root,
-                settings.workers,
-                settings.command,
-                result_of,
-                progress,
-                backend=settings.backend,
-            )
-            results = [MatchResult(o, _analyse(o), rubbers) for o in outcomes]
+            results = _play_and_judge(settings, matches, root, rubbers, progress)[1]
             best = max(range(len(results)), key=lambda k: (results[k].analysed.win_rate, -k))
             confirm_match = Match(
                 specs[best],
@@ -490,18 +486,7 @@ def run_sweep(
                 settings.paired,
                 "sweep confirmation",
             )
-            (confirmed,) = play_matches(
-                settings.variant,
-                settings.options,
-                [confirm_match],
-                root,
-                settings.workers,
-                settings.command,
-                result_of,
-                progress,
-                backend=settings.backend,
-            )
-            confirm = MatchResult(confirmed, _analyse(confirmed), rubbers)
+            (confirm,) = _play_and_judge(settings, [confirm_match], root, rubbers, progress)[1]
             result = SweepResult(policy, list(axes), points, specs, against, results, None, best, confirm)
         _write_experiment(root, {"kind": SWEEP, "command": settings.command, **result.to_json()})
     return result
