@@ -870,6 +870,46 @@ def equilibrium(
     typer.echo(f"figures written to {out}")
 
 
+@command(short_help="Train a 2-player policy by Monte Carlo CFR (resumable).")
+@clean_errors
+def train(
+    out: Annotated[Path, typer.Option(metavar="FILE", help="The policy file (its checkpoint: FILE.checkpoint).")],
+    variant: Annotated[str, typer.Option(metavar="NAME", help="Variant (see `truc variants`).")] = "catalan",
+    option: Annotated[
+        list[str], typer.Option(metavar="KEY=VALUE", help="Variant option key=value, repeatable (players=2).")
+    ] = [],  # noqa: B006
+    iterations: Annotated[int, typer.Option(metavar="N", min=1, help="MCCFR iterations (a hand per seat).")] = 1000,
+    seed: Annotated[int, typer.Option(metavar="N", help="Seed of every sample.")] = 0,
+    buckets: Annotated[int, typer.Option(metavar="N", min=1, help="Strength buckets of the hand dealt.")] = 8,
+    min_visits: Annotated[
+        int, typer.Option(metavar="N", min=1, help="Leave out of the file a state reached fewer times.")
+    ] = 1,
+    against: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Train a best response to this policy file instead.")
+    ] = None,
+    check_games: Annotated[
+        int, typer.Option(metavar="N", min=0, help="Games against the threshold bot to measure the fallback rate.")
+    ] = 200,
+    checkpoint_seconds: Annotated[
+        float, typer.Option(metavar="S", min=0, help="Seconds between two checkpoints.")
+    ] = 60.0,
+    quiet: _Quiet = False,
+) -> None:
+    """Train the cfr bot: external-sampling MCCFR over one 2-player hand with a card abstraction; kill it and
+    run the same command again, it continues from its checkpoint (docs/equilibrium.md)."""
+    try:
+        from pipeline.openspiel.mccfr import TrainConfig, train_policy
+    except ImportError:
+        _fail("truc train needs OpenSpiel: pip install 'truc-lab[research]'")
+    options = {"players": "2", **_pairs(option, "--option")}
+    config = TrainConfig.of(variant, options, iterations, seed, buckets, min_visits, against)
+    with _progress(quiet, "training") as update:
+        bar = None if update is None else (lambda done, total: update(done, total, 2 * done, 2 * done))
+        result = train_policy(config, out, bar, checkpoint_seconds, check_games)
+    for line in result.lines():
+        typer.echo(line)
+
+
 def _games_done(update: Callable[[int, int, int, int], None], total: int, games: int, hands: int) -> None:
     """The bar's update from the simulator's ``progress(games, hands)``: games played out of ``total``."""
     update(games, total, games, hands)

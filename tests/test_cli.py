@@ -35,6 +35,7 @@ COMMANDS = [
     "sql",
     "report",
     "equilibrium",
+    "train",
 ]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 HISTORIES = Path(__file__).resolve().parent / "data"

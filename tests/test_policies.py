@@ -119,7 +119,7 @@ def test_parse_policy() -> None:
     # spaces around '=' and the key's case are read as --option and --param read them
     assert parse_policy("threshold:Raise_At = 0.8, bluff= 0.2").describe() == policy.describe()
     for spec, message in (
-        ("minimax", "policies: random, threshold, search, or module.Class for a bot of your own"),
+        ("minimax", "policies: random, threshold, search, cfr, or module.Class for a bot of your own"),
         ("threshold:fold_at=0.1", "parameters: raise_at"),
         ("threshold:bluff=lots", "not a number"),
         ("threshold:bluff=1.5", "between 0 and 1"),

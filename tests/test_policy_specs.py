@@ -101,7 +101,7 @@ def test_values_are_read_by_their_type(toy_bot, tmp_path: Path) -> None:
         ("toy:table=no/such.json", "policy toy: table='no/such.json': no such file"),
         (
             "toy:rollout=minmax",
-            "policy toy: rollout='minmax' is not a policy; policies: random, threshold, search, toy",
+            "policy toy: rollout='minmax' is not a policy; policies: random, threshold, search, cfr, toy",
         ),
         ("toy:rollout=randon", "policy toy: rollout='randon' is not a policy (did you mean 'random'?)"),
         ("toy:rate", "policy toy: 'rate' is not of the form key=value"),
@@ -109,7 +109,7 @@ def test_values_are_read_by_their_type(toy_bot, tmp_path: Path) -> None:
         ("toy:rat=0.1", "policy toy has no parameter 'rat' (did you mean 'rate'?); parameters: rate, scale, rollouts"),
         (
             "tyo",
-            "unknown policy 'tyo' (did you mean 'toy'?); policies: random, threshold, search, toy, or module.Class",
+            "unknown policy 'tyo' (did you mean 'toy'?); policies: random, threshold, search, cfr, toy, or module.Class",
         ),
     ],
 )

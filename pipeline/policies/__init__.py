@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import cast
 
 from pipeline.names import did_you_mean
-from pipeline.policies import threshold
+from pipeline.policies import cfr, threshold
 from pipeline.policies.base import DecisionPolicy, Policy
 from pipeline.policies.parameters import POLICY, Param, Value, choice, integer, number, path, policy_name
 from pipeline.policies.random_policy import RandomPolicy
@@ -106,6 +106,13 @@ POLICIES: dict[str, Bot] = {
             "determinised Monte Carlo: samples the cards its seat has not seen, plays each choice out to the end "
             "of the hand with a rollout bot at every seat, takes the best mean points of the hand for its side",
             SEARCH_PARAMETERS,
+        ),
+        Bot(
+            "cfr",
+            cfr.CfrPolicy,
+            "the policy trained by Monte Carlo CFR (truc train), read from its policy file; the threshold bot "
+            "where the file has no entry (docs/equilibrium.md)",
+            cfr.PARAMETERS,
         ),
     )
 }
