@@ -28,6 +28,7 @@ from pipeline.openspiel.bots import state_policy  # noqa: E402
 from pipeline.openspiel.figures import load_small_game  # noqa: E402
 from pipeline.openspiel.mccfr import TrainConfig, _Trainer, checkpoint_path, train_policy  # noqa: E402
 from pipeline.openspiel.solve import export_tree  # noqa: E402
+from pipeline.openspiel.teach import FIFTHS, profile  # noqa: E402
 from pipeline.playing import play_with_engine  # noqa: E402
 from pipeline.policies import parse_policy  # noqa: E402
 from pipeline.policies.cfr import Abstraction, CfrPolicy, read_policy, write_policy  # noqa: E402
@@ -220,3 +221,16 @@ def test_a_policy_file_refuses_another_game(tmp_path: Path) -> None:
     config = VARIANTS["catalan"].configure({"players": "2"})
     with pytest.raises(ValueError, match="was trained for trut with 2 players, not catalan"):
         play_with_engine(config, [parse_policy(f"cfr:file={out}"), parse_policy("threshold")], 0)
+
+
+def test_the_betting_profile_reads_the_threshold_bot_s_rules() -> None:
+    """``teach.profile`` of the threshold bot: without bluffs it never raises before its first trick below its
+    raise threshold (0.7) and always above it; bluffing always, it raises at every first-trick opportunity;
+    with the weakest fifth of hands it never accepted a raise in these games (its call_at is 0.5)."""
+    honest = profile("threshold:bluff=0", 40)
+    assert honest.raise_rate(FIFTHS[:3], 1) == (0.0, honest.raise_rate(FIFTHS[:3], 1)[1])
+    assert honest.raise_rate(FIFTHS[:3], 1)[1] > 30
+    assert honest.raise_rate(FIFTHS[4:], 1)[0] == 1.0
+    assert profile("threshold:bluff=1", 10).raise_rate(FIFTHS[:2], 1)[0] == 1.0
+    rates, n = honest.answer_rates(FIFTHS[0])
+    assert n > 5 and rates.get("accept", 0.0) == 0.0
