@@ -9,7 +9,8 @@ answer paired with the raise it faces, and each answered raise's outcome), ``int
 seat's policy label), ``wilson_low``/``wilson_high``, ``side_points`` and ``others_points`` macros (three
 sides in 3-player Trut). The statistics are declared in ``pipeline.statistics`` (their registry, whose
 names this module re-exports); this module holds ``compute``, which checks the dataset folders, opens an
-in-memory DuckDB connection, creates the views over the folders' Parquet files and runs one statistic.
+in-memory DuckDB connection, creates the views over the folders' Parquet files and runs one statistic, and
+``compute_many``, which runs several in one connection (the report's fifteen: the views created once).
 ``docs/statistics.md`` describes every statistic for readers.
 
 The frames are sorted by variant, players and the statistic's grouping columns, nulls last. Integers
@@ -83,17 +84,57 @@ def compute(
     values = resolve_params(statistic, params)
     selected = check_columns(statistic, columns)
     folders = store.dataset_folders(data)
-    sql = statistic.sql()
-    if statistic.variants and not {row[0] for row in option_sets(folders)} & set(statistic.variants):
-        sql = f"select * from (\n{sql}\n) limit 0"  # none of its variants: its columns, typed, and no work
     with staged(folders) as con:
-        con.execute(f"set memory_limit = '{DUCKDB_MEMORY}'")
-        try:
-            frame = interruptible(con, lambda: con.sql(sql, params=values or None).pl())
-        except duckdb.OutOfMemoryException:  # an operator that cannot spill: again, with DuckDB's own limit
-            con.execute("reset memory_limit")
-            frame = interruptible(con, lambda: con.sql(sql, params=values or None).pl())
-    return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True).select(selected)
+        held = _variants_held(folders, con) if statistic.variants else set()
+        frame = _run(con, statistic, values, held)
+    return frame.select(selected)
+
+
+def compute_many(
+    names: Sequence[str],
+    data: Path | Sequence[Path],
+    con: duckdb.DuckDBPyConnection | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, pl.DataFrame]:
+    """Each statistic of ``names`` over the datasets ``data`` read together, with its default parameters and
+    every column, as ``compute`` returns it, by name: in one DuckDB connection, ``con`` when given (``staged``
+    over the same folders) or one of its own, so that the staging is created and the files' metadata read
+    once for them all rather than once per statistic (a report computes fifteen). ``progress`` is told
+    ``computing NAME`` before each."""
+    chosen = [get_statistic(name) for name in dict.fromkeys(names)]
+    folders = store.dataset_folders(data)
+    with contextlib.nullcontext(con) if con is not None else staged(folders) as connection:
+        held = _variants_held(folders, connection) if any(s.variants for s in chosen) else set()
+        frames = {}
+        for statistic in chosen:
+            if progress is not None:
+                progress(f"computing {statistic.name}")
+            frame = _run(connection, statistic, statistic.defaults(), held)
+            frames[statistic.name] = frame.select(check_columns(statistic, ()))
+    return frames
+
+
+def _variants_held(folders: Sequence[Path], con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The variants whose games ``folders`` hold (``option_sets``: from the manifests where it can)."""
+    return {row[0] for row in option_sets(folders, con)}
+
+
+def _run(
+    con: duckdb.DuckDBPyConnection, statistic: Statistic, values: Mapping[str, float], held: set[str]
+) -> pl.DataFrame:
+    """The statistic on ``con`` (staged), sorted by its keys, every column; as ``limit 0`` (its columns,
+    typed, and no work) when it counts only variants of which the data hold none (``held``). It runs under
+    ``DUCKDB_MEMORY``; an operator that cannot spill under it makes it run again under DuckDB's own limit."""
+    sql = statistic.sql()
+    if statistic.variants and not held & set(statistic.variants):
+        sql = f"select * from (\n{sql}\n) limit 0"
+    con.execute(f"set memory_limit = '{DUCKDB_MEMORY}'")
+    try:
+        frame = interruptible(con, lambda: con.sql(sql, params=dict(values) or None).pl())
+    except duckdb.OutOfMemoryException:  # an operator that cannot spill: again, with DuckDB's own limit
+        con.execute("reset memory_limit")
+        frame = interruptible(con, lambda: con.sql(sql, params=dict(values) or None).pl())
+    return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
 
 
 T = TypeVar("T")
@@ -186,14 +227,17 @@ def compute_each(
     return result.select(named + [column for column in result.columns if column not in named])  # and mirror
 
 
-def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
+def pooled_options(
+    data: Path | Sequence[Path], separately: bool = False, con: duckdb.DuckDBPyConnection | None = None
+) -> list[str]:
     """A warning for each variant and player count whose games the data hold under several sets of options
     (a Trut run with ``tie_lead=maker`` and one with ``tie_lead=first`` read together): the statistics group
     by variant and player count, so they pool those games. Empty when nothing is pooled that way.
-    ``separately``: each folder on its own (``compute_each``), each warning naming its folder."""
+    ``separately``: each folder on its own (``compute_each``), each warning naming its folder. ``con``: a
+    connection staged over the folders (``option_sets``)."""
     if separately:
         return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in pooled_options(folder)]
-    rows = option_sets(store.dataset_folders(data))
+    rows = option_sets(store.dataset_folders(data), con)
     by_setting: dict[tuple[str, int], dict[str, int]] = {}
     within_one: set[tuple[str, int]] = set()  # settings that one dataset holds under several options
     sets_in: dict[tuple[str, int, str], set[str]] = {}
@@ -220,22 +264,30 @@ def pooled_options(data: Path | Sequence[Path], separately: bool = False) -> lis
     return notes
 
 
-def option_notes(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
+def option_notes(
+    data: Path | Sequence[Path], separately: bool = False, con: duckdb.DuckDBPyConnection | None = None
+) -> list[str]:
     """What the reader of the statistics must know about the options the games were played under: a note for
     each setting that pools several sets of options (``pooled_options``), then one for each variant whose
     player counts were played under different options (``options_between_player_counts``)."""
     if separately:
         return [f"{folder}: {note}" for folder in store.dataset_folders(data) for note in option_notes(folder)]
-    return pooled_options(data) + options_between_player_counts(data)
+    return pooled_options(data, con=con) + options_between_player_counts(data, con)
 
 
-def pooling_notes(data: Path | Sequence[Path], separately: bool = False) -> list[str]:
+def pooling_notes(
+    data: Path | Sequence[Path], separately: bool = False, con: duckdb.DuckDBPyConnection | None = None
+) -> list[str]:
     """Every note on how the data were pooled: the same games read twice (``repeated_runs`` from the
     manifests, ``same_games`` from the games), then the
     options (``option_notes``). With ``separately`` (each dataset on its own), nothing is pooled across
     datasets, so there is no repeated run to note. The notes quote the data (folders, options), shown
-    escaped (``printable.escaped``)."""
-    notes = option_notes(data, True) if separately else repeated_runs(data) + same_games(data) + option_notes(data)
+    escaped (``printable.escaped``). What the manifests cannot tell is read from the games, on ``con`` when
+    given (``staged`` over the folders: the report's one connection)."""
+    if separately:
+        notes = option_notes(data, True)
+    else:
+        notes = repeated_runs(data) + same_games(data, con) + option_notes(data, con=con)
     return [escaped(note) for note in notes]
 
 
@@ -304,18 +356,18 @@ policy and player in each seat (a 64-bit hash of them all: two different games s
 about one in 10^19 a pair)."""
 
 
-def same_games(data: Path | Sequence[Path]) -> list[str]:
+def same_games(data: Path | Sequence[Path], con: duckdb.DuckDBPyConnection | None = None) -> list[str]:
     """A note for each pair of datasets holding the same games that ``repeated_runs`` does not already
     name (from the games themselves, not the manifests): a simulation pooled with an import of its own
     export (``truc export``, then ``truc import``), or with a run of the same seed and settings but more
-    games. Their games would count twice."""
+    games. Their games would count twice. Read on ``con`` when given (``staged`` over exactly the folders)."""
     folders = store.dataset_folders(data)
     if len(folders) < 2:
         return []
-    with staged(folders) as con:
-        if not con.execute(SAME_SEED_SQL).fetchone()[0]:  # type: ignore[index]
+    with contextlib.nullcontext(con) if con is not None else staged(folders) as connection:
+        if not connection.execute(SAME_SEED_SQL).fetchone()[0]:  # type: ignore[index]
             return []
-        pairs = con.execute(SAME_GAMES_SQL).fetchall()
+        pairs = connection.execute(SAME_GAMES_SQL).fetchall()
     noted = {frozenset(group) for group in _repeated_groups(folders)}
     notes = []
     for first, second, games in pairs:
@@ -344,13 +396,15 @@ def _join_words(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def options_between_player_counts(data: Path | Sequence[Path]) -> list[str]:
+def options_between_player_counts(
+    data: Path | Sequence[Path], con: duckdb.DuckDBPyConnection | None = None
+) -> list[str]:
     """A note for each variant whose player counts the data hold under different options, where the option
     changes the game at both counts (``OptionSpec.players``: partners' signals mean nothing with 2
     players): set side by side, as every statistic and the comparison set its player counts, they differ
     by the options as well. A player count that pools several sets of options is left to
-    ``pooled_options``."""
-    rows = option_sets(store.dataset_folders(data))
+    ``pooled_options``. ``con``: as ``option_sets`` takes it."""
+    rows = option_sets(store.dataset_folders(data), con)
     sets: dict[str, dict[int, set[str]]] = {}
     for variant, players, options, _dataset, _games in rows:
         sets.setdefault(variant, {}).setdefault(players, set()).add(options or "")
@@ -392,11 +446,14 @@ order by variant, players, options, dataset
 """
 
 
-def option_sets(folders: Sequence[Path]) -> list[tuple[str, int, str, str, int]]:
+def option_sets(
+    folders: Sequence[Path], con: duckdb.DuckDBPyConnection | None = None
+) -> list[tuple[str, int, str, str, int]]:
     """The games of ``folders`` counted by variant, players, options and dataset (``POOLED_OPTIONS_SQL``, in
     its order). A simulation's come from its manifest (``_simulation_options``), which the readers trust as
     they trust its list of parts: a run plays every game under one configuration, and its manifest records
-    it with the games' count; the games of the other datasets (an import may mix variants) are read."""
+    it with the games' count; the games of the other datasets (an import may mix variants) are read, on
+    ``con`` when given (``staged`` over ``folders``, or more), else on a connection of their own."""
     rows = []
     read = []
     for folder in folders:
@@ -406,8 +463,9 @@ def option_sets(folders: Sequence[Path]) -> list[tuple[str, int, str, str, int]]
         else:
             rows.append(row)
     if read:
-        with staged(read) as con:
-            rows.extend(con.execute(POOLED_OPTIONS_SQL).fetchall())
+        wanted = {str(folder) for folder in read}
+        with contextlib.nullcontext(con) if con is not None else staged(read) as connection:
+            rows.extend(row for row in connection.execute(POOLED_OPTIONS_SQL).fetchall() if row[3] in wanted)
     return sorted(rows, key=lambda row: row[:4])
 
 

@@ -269,7 +269,7 @@ def test_ctrl_c_inside_a_query_is_one_line_and_exit_130(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise raised
 
-    monkeypatch.setattr(stats, "compute", interrupted)
+    monkeypatch.setattr(stats, "_run", interrupted)  # where compute and compute_many (the report's) run a query
     args = ["stats", "fold_rates"] if command == "stats" else ["report", "--out", str(tmp_path / "r")]
     result = run(*args, "--data", str(sim_dataset_2p))
     assert (result.exit_code, result.stdout) == (130, "")

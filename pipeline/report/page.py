@@ -113,15 +113,12 @@ def build_report(
         raise store.DatasetError("no dataset given: pass at least one --data folder")
     for path in paths:
         store.check_dataset(path)
-    frames: dict[str, pl.DataFrame] = {}
-    # Every section from the same datasets: one replaced (--overwrite) between two statistics is an error, not
-    # a page whose sections describe two different datasets.
-    with store.unchanged(paths):
+    # Every statistic and note in one DuckDB connection, the staging made once, and from the same datasets: one
+    # replaced (--overwrite) between two statistics is an error, not a page whose sections describe two datasets.
+    with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
         manifests = {str(path): store.read_manifest(path) for path in paths}
-        for name in statistics.STATISTICS:
-            say(f"computing {name}")
-            frames[name] = stats.compute(name, paths)
-        notes = stats.pooling_notes(paths)
+        frames = stats.compute_many(list(statistics.STATISTICS), paths, con=con, progress=say)
+        notes = stats.pooling_notes(paths, con=con)
     for note in notes:
         say(f"note: {note}")
     found = experiments.find([Path(d) for d in data], manifests)
