@@ -21,12 +21,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO, overload
 
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.engine.actions import DEALT
@@ -481,18 +482,112 @@ _HandRows = tuple[int, int, tuple[int, int], list[tuple[int, str, str | None]]]
 """A hand of the dataset: number, dealer, points of team 0 and 1, and its events (seat, verb, arg)."""
 
 
-def _rows(data: Path, name: str, where: ds.Expression, order: Sequence[str], columns: Sequence[str]) -> Iterator[Any]:
-    """The ``columns`` of the rows of table ``name`` of the dataset ``data`` that ``where`` keeps, sorted by
-    ``order``, as tuples. A part that cannot be read (damaged, or removed by a replacement of the dataset) is
-    named (``store.read_error``). Arrow alone, no polars: an export worker is a forked process, and polars
-    may deadlock in a process forked from one that used it."""
+_READ: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "events": (("game_id", "hand_no", "seq"), ("game_id", "hand_no", "seat", "verb", "arg")),
+    "hands": (("game_id", "hand_no"), ("game_id", "hand_no", "dealer", "points_team0", "points_team1")),
+    "seats": (("game_id", "seat"), ("game_id", "seat", "policy", "player")),
+}
+"""The tables an export reads besides ``games``: the order of a game's rows, and the columns read."""
+_SEAT_TAGS_HAND = 1
+"""The hand whose ``seats`` rows give the ``SeatN`` and ``PolicyN`` tags."""
+
+
+def _read_columns(name: str) -> list[str]:
+    order, columns = _READ[name]
+    return list(dict.fromkeys((*order, *columns, *(("hand_no",) if name == "seats" else ()))))
+
+
+def _read_rows(data: Path, name: str, where: ds.Expression) -> pa.Table:
+    """The rows of table ``name`` of the dataset ``data`` that ``where`` keeps (the columns an export reads).
+    A part that cannot be read (damaged, or removed by a replacement of the dataset) is named
+    (``store.read_error``). Arrow alone, no polars: an export worker is a forked process, and polars may
+    deadlock in a process forked from one that used it."""
     try:
         files = [str(path) for path in table_files(data, name)]
-        table = ds.dataset(files, format="parquet", schema=SCHEMAS[name]).to_table(filter=where)
+        dataset = ds.dataset(files, format="parquet", schema=SCHEMAS[name])
+        return dataset.to_table(columns=_read_columns(name), filter=where)
     except (OSError, pa.ArrowException) as exc:
         raise read_error([data], exc) from exc
+
+
+def _rows(table: pa.Table, name: str, ids: list[int]) -> Iterator[Any]:
+    """The rows of ``table`` (of table ``name``) of the games ``ids``, in their order (``_READ``), as tuples
+    of the columns read."""
+    if len(ids) != ids[-1] - ids[0] + 1 or ids != sorted(ids):  # else every id of the range is wanted
+        table = table.filter(pc.is_in(table["game_id"], value_set=pa.array(ids, table.schema.field("game_id").type)))
+    if name == "seats":
+        table = table.filter(pc.equal(table["hand_no"], _SEAT_TAGS_HAND))
+    order, columns = _READ[name]
     table = table.sort_by([(column, "ascending") for column in order])
     return zip(*(table[column].to_pylist() for column in columns), strict=True)
+
+
+class _TableStream:
+    """One table of a dataset read once, in order, a chunk of games at a time (``upto``): its parts' row groups
+    hold increasing ranges of games (``_in_game_order``), so the rows of the games up to an id are all read
+    once a row group holding a later game is. Each part is opened once, rather than every part for every
+    chunk (a dataset's parts hold a million rows each: a chunk of 500 games is a few tens of thousands)."""
+
+    def __init__(self, data: Path, name: str, groups: list[tuple[Path, int]]) -> None:
+        self.data, self.name = data, name
+        self.groups = iter(groups)
+        self.held: pa.Table | None = None  # rows read and not given yet, all of later games than given
+        self.columns = _read_columns(name)
+        self.schema = pa.schema([SCHEMAS[name].field(column) for column in self.columns])
+        self.file: tuple[Path, pq.ParquetFile] | None = None
+
+    def upto(self, last: int) -> pa.Table:
+        """The rows not given yet of the games up to ``last``."""
+        pieces: list[pa.Table] = []
+        while True:
+            if self.held is None:
+                group = next(self.groups, None)
+                if group is None:
+                    break
+                self.held = self._read(*group)
+            ids = self.held["game_id"]
+            if len(ids) and pc.max(ids).as_py() > last:
+                mine = pc.less_equal(ids, last)
+                pieces.append(self.held.filter(mine))
+                self.held = self.held.filter(pc.invert(mine))
+                break
+            pieces.append(self.held)
+            self.held = None
+        return pa.concat_tables(pieces) if pieces else self.schema.empty_table()
+
+    def _read(self, path: Path, group: int) -> pa.Table:
+        try:
+            if self.file is None or self.file[0] != path:
+                self.file = (path, pq.ParquetFile(path))
+            table = self.file[1].read_row_group(group, columns=self.columns)
+            return table.cast(self.schema)
+        except (OSError, pa.ArrowException) as exc:
+            raise read_error([self.data], exc) from exc
+
+
+def _in_game_order(data: Path, name: str) -> list[tuple[Path, int]] | None:
+    """The row groups of table ``name``'s parts, in order, when each holds games from where the one before
+    ended (their ``game_id`` statistics: the smallest at least the largest before, as the simulator and
+    the importer write them); else None (read by filter, each chunk)."""
+    groups: list[tuple[Path, int]] = []
+    before = None
+    try:
+        for path in table_files(data, name):
+            metadata = pq.ParquetFile(path).metadata
+            if not set(_read_columns(name)) <= set(metadata.schema.names):
+                return None  # an older part: the filtered reading gives its missing columns as nulls
+            column = metadata.schema.names.index("game_id")
+            for group in range(metadata.num_row_groups):
+                if metadata.row_group(group).num_rows == 0:
+                    continue
+                stats = metadata.row_group(group).column(column).statistics
+                if stats is None or not stats.has_min_max or (before is not None and stats.min < before):
+                    return None
+                before = stats.max
+                groups.append((path, group))
+    except (OSError, ValueError, pa.ArrowException):
+        return None  # the filtered reading names what cannot be read
+    return groups
 
 
 def _deal_lines(arg: str) -> tuple[DealLine, ...]:
@@ -561,23 +656,22 @@ def _check_replay(data: Path, game: dict[str, Any], record: GameRecord, hands: l
         raise DatasetError(f"{data}: game {gid} replays to {record.game.scores}, the table says {scores}")
 
 
-def _game_texts(data: Path, games: list[dict[str, Any]]) -> Iterator[str]:
-    """Canonical text of each game of ``games`` (a chunk of the games table's rows), replayed from its rows."""
+def _game_texts(data: Path, games: list[dict[str, Any]], tables: dict[str, pa.Table] | None = None) -> Iterator[str]:
+    """Canonical text of each game of ``games`` (a chunk of the games table's rows), replayed from its rows:
+    ``tables``, the rows of its games read by the driver (``_TableStream``), or else read here."""
     ids = [game["game_id"] for game in games]
-    game_id = ds.field("game_id")
-    where = (game_id >= min(ids)) & (game_id <= max(ids)) & game_id.isin(ids)
+    if tables is None:
+        game_id = ds.field("game_id")
+        where = (game_id >= min(ids)) & (game_id <= max(ids)) & game_id.isin(ids)
+        tables = {name: _read_rows(data, name, where) for name in _READ}
     steps: dict[tuple[int, int], list[tuple[int, str, str | None]]] = defaultdict(list)
-    event_columns = ("game_id", "hand_no", "seat", "verb", "arg")
-    for gid, hand_no, seat, verb, arg in _rows(data, "events", where, ("game_id", "hand_no", "seq"), event_columns):
+    for gid, hand_no, seat, verb, arg in _rows(tables["events"], "events", ids):
         steps[gid, hand_no].append((seat, verb, arg))
     hands: dict[int, list[_HandRows]] = defaultdict(list)
-    columns = ("game_id", "hand_no", "dealer", "points_team0", "points_team1")
-    for gid, hand_no, dealer, p0, p1 in _rows(data, "hands", where, ("game_id", "hand_no"), columns):
+    for gid, hand_no, dealer, p0, p1 in _rows(tables["hands"], "hands", ids):
         hands[gid].append((hand_no, dealer, (p0, p1), steps[gid, hand_no]))
     seat_tags: dict[int, dict[str, str]] = defaultdict(dict)
-    first_seats = where & (ds.field("hand_no") == 1)
-    seat_columns = ("game_id", "seat", "policy", "player")
-    for gid, seat, policy, player in _rows(data, "seats", first_seats, ("game_id", "seat"), seat_columns):
+    for gid, seat, policy, player in _rows(tables["seats"], "seats", ids):
         if player is not None:
             seat_tags[gid][f"Seat{seat}"] = player
         if policy is not None:
@@ -639,9 +733,9 @@ def export_dataset(
             datasets = [_select_games(datasets, game_ids)]
         count = _workers(workers)
         if not isinstance(out, str | Path):
-            return _write_games(out, datasets, progress, count)
+            return _write_games(out, datasets, progress, count, not game_ids)
         with atomic_file(Path(out), overwrite) as stream:
-            return _write_games(stream, datasets, progress, count)
+            return _write_games(stream, datasets, progress, count, not game_ids)
 
 
 def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[int]) -> tuple[Path, pl.DataFrame]:
@@ -663,28 +757,75 @@ def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[
 
 @dataclass(frozen=True)
 class _Chunk:
-    """Games of one dataset to write: rows of its ``games`` table."""
+    """Games of one dataset to write: rows of its ``games`` table, and the rows of its games in the other
+    tables when the driver read them (``_Chunks``)."""
 
     folder: Path
     games: list[dict[str, Any]]
+    tables: dict[str, pa.Table] | None = None
 
 
 def _chunk_text(chunk: _Chunk) -> tuple[str, int]:
     """A chunk's games as canonical text, a blank line between games, and their hands (a worker's part)."""
-    return "\n".join(_game_texts(chunk.folder, chunk.games)), sum(game["hands"] for game in chunk.games)
+    text = "\n".join(_game_texts(chunk.folder, chunk.games, chunk.tables))
+    return text, sum(game["hands"] for game in chunk.games)
+
+
+class _Chunks(Sequence[_Chunk]):
+    """The chunks of an export, in order. Iterated (as ``workers.run_in_order`` does, a few chunks ahead of
+    the writing), each dataset's tables are read once, in order (``_TableStream``), and each chunk carries
+    its games' rows; a dataset whose parts are not in game order leaves its chunks to read their rows by
+    filter, as indexing does, and so do the chunks of a choice of games (``stream`` False): they are read
+    by filter rather than every row of the dataset read."""
+
+    def __init__(self, datasets: list[tuple[Path, pl.DataFrame]], stream: bool = True) -> None:
+        self.stream = stream
+        self.plans = [
+            (folder, games.slice(start, CHUNK_GAMES).to_dicts())
+            for folder, games in datasets
+            for start in range(0, games.height, CHUNK_GAMES)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.plans)
+
+    @overload
+    def __getitem__(self, index: int) -> _Chunk: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[_Chunk]: ...
+    def __getitem__(self, index: int | slice) -> _Chunk | Sequence[_Chunk]:
+        if isinstance(index, slice):
+            return [_Chunk(*plan) for plan in self.plans[index]]
+        return _Chunk(*self.plans[index])
+
+    def __iter__(self) -> Iterator[_Chunk]:
+        streams: dict[str, _TableStream] | None = None
+        folder_read: Path | None = None
+        for folder, games in self.plans:
+            if folder != folder_read and self.stream:
+                folder_read = folder
+                orders = {name: _in_game_order(folder, name) for name in _READ}
+                streams = {name: _TableStream(folder, name, groups) for name, groups in orders.items() if groups}
+                if len(streams) != len(_READ):
+                    streams = None
+            if streams is None:
+                yield _Chunk(folder, games)
+            else:
+                last = games[-1]["game_id"]
+                yield _Chunk(folder, games, {name: stream.upto(last) for name, stream in streams.items()})
 
 
 def _write_games(
-    stream: TextIO, datasets: list[tuple[Path, pl.DataFrame]], progress: Progress | None, workers: int
+    stream: TextIO,
+    datasets: list[tuple[Path, pl.DataFrame]],
+    progress: Progress | None,
+    workers: int,
+    every_game: bool = True,
 ) -> int:
     """Each dataset's games, replayed and written one after the other, a blank line between games: chunks
     of ``CHUNK_GAMES`` games made text by ``workers`` processes, written in order."""
     total = sum(games.height for _, games in datasets)
-    chunks = [
-        _Chunk(folder, games.slice(start, CHUNK_GAMES).to_dicts())
-        for folder, games in datasets
-        for start in range(0, games.height, CHUNK_GAMES)
-    ]
+    chunks = _Chunks(datasets, stream=every_game)
     written = hands = 0
     for chunk, (text, chunk_hands) in zip(chunks, run_in_order(_chunk_text, chunks, workers), strict=True):
         if written:
