@@ -28,7 +28,9 @@ import datetime
 import re
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple, Protocol
+from typing import Final, Protocol, final
+
+from mypy_extensions import mypyc_attr
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
@@ -71,7 +73,8 @@ def arg_kind(verb: str) -> str | None:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_COMMENT_CHARS = re.compile(r'[;{}"]')
+_COMMENT_CHARS = re.compile(r"[;{}]")
+"""What makes a line more than its text stripped (``_strip_line``); a tag value's ``"`` matters only with them."""
 CUSTOM_TAG_FORM: Final = "'_' then ASCII letters, digits or '_'"
 _TAG = re.compile(r'\[\s*([^\W\d]\w*)\s+"((?:[^"\\]|\\["\\])*)"\s*\]')
 _ESCAPE = re.compile(r"\\(.)")
@@ -182,16 +185,26 @@ def decode(data: bytes, source: str) -> str:
     return text.removeprefix(BOM)
 
 
-LINE_LIMIT: Final = 1 << 20
+LINE_LIMIT = 1 << 20
 """The longest line read, in bytes (1 MiB): a longer one is an error, read no further, so that reading
-holds at most one line of the file whatever its size (a history's lines are tags, deals and moves)."""
+holds at most one line of the file whatever its size (a history's lines are tags, deals and moves). Not
+``Final``, nor ``BLOCK``: compiled, a ``Final`` is inlined, and the tests set both smaller."""
 
-BLOCK: Final = 1 << 20
+BLOCK = 1 << 20
 """Bytes read from a stream at a time."""
+
+_PLAIN_BYTES: Final = bytes(range(0x20, 0x7F)).translate(None, b";{}") + b"\n"
+"""The bytes of plain text: printable ASCII but the comment characters, and LF. A run of lines made of them
+alone (as an export writes) is decoded, split and stripped at once: it holds no character that is not
+text, no comment, no BOM, no CR, and a character is a byte (``ByteLines.runs``)."""
 
 Physical = tuple[int, str | HistoryError]
 """A numbered physical line: its text without the line end, or why it cannot be read (bytes that are not
 UTF-8, a line past ``LINE_LIMIT``)."""
+
+Run = tuple[int, list[str] | str | HistoryError]
+"""Physical lines from a line's number: one line (as ``Physical``), or a list of plain lines
+(``_PLAIN_BYTES``)."""
 
 
 class Readable(Protocol):
@@ -219,13 +232,33 @@ class ByteLines:
         self.first_line = first_line
 
     def __iter__(self) -> Iterator[Physical]:
+        for number, run in self.runs():
+            if isinstance(run, list):
+                for offset, line in enumerate(run):
+                    yield number + offset, line
+            else:
+                yield number, run
+
+    def runs(self) -> Iterator[Run]:
+        """The physical lines, each block's whole lines at once when they are plain (``_PLAIN_BYTES``): one
+        decode and one split for a block rather than one a line, the lines' checks left to ``scan``'s one
+        look at the run."""
         number = self.first_line
         pending = b""  # the start of a line not ended yet
         over = 0  # the bytes of a line past LINE_LIMIT, dropped as they come
         while True:
             block = self.stream.read(BLOCK)
-            pieces = (pending + block).splitlines(keepends=True)
+            data = pending + block
             pending = b""
+            if block and not over:
+                end = data.rfind(b"\n") + 1  # the block's whole lines, LF-ended
+                plain = _plain_lines(data, end)
+                if plain is not None:
+                    self.done += end
+                    yield number, plain
+                    number += len(plain)
+                    data = data[end:]
+            pieces = data.splitlines(keepends=True)
             if block and pieces and not pieces[-1].endswith(b"\n"):
                 pending = pieces.pop()  # unfinished, or a CR whose LF may open the next block
             for piece in pieces:
@@ -252,6 +285,21 @@ class ByteLines:
             return HistoryError(
                 self.source, number, f"byte 0x{data[exc.start]:02x} is not UTF-8: a history is UTF-8 text"
             )
+
+
+def _plain_lines(data: bytes, end: int) -> list[str] | None:
+    """The lines of ``data[:end]`` (whole lines, LF-ended) when they are all plain text (``_PLAIN_BYTES``) and
+    none is past ``LINE_LIMIT``, else None (read a line at a time)."""
+    if not end:
+        return None
+    head = data[:end] if end < len(data) else data
+    if head.translate(None, _PLAIN_BYTES):
+        return None
+    lines = head.decode("ascii").split("\n")
+    lines.pop()  # the empty text after the last LF
+    if end > LINE_LIMIT and max(len(line) for line in lines) > LINE_LIMIT:
+        return None
+    return lines
 
 
 def text_lines(text: str, source: str) -> Iterator[Physical]:
@@ -302,9 +350,14 @@ def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tupl
     return "".join(out).strip(), open_at
 
 
+Content = tuple[int, str | HistoryError, bool]
+"""A numbered content line (``scan``), or why it cannot be read; and whether it is plain text
+(``_PLAIN_BYTES``), which ``read_line`` then need not search for what is not text."""
+
+
 def scan(
-    lines: Iterable[Physical], source: str, whole: bool = True
-) -> Generator[tuple[int, str | HistoryError], None, int | None]:
+    lines: Iterable[Physical] | ByteLines, source: str, whole: bool = True
+) -> Generator[Content, None, int | None]:
     """The numbered non-blank content lines of ``lines``, comments removed; a line that cannot be read, or
     whose ``}`` closes no comment, comes as its ``HistoryError``, and the lines after it follow.
 
@@ -313,9 +366,17 @@ def scan(
     open, None when there is none.
     """
     open_at: int | None = None
-    for number, line in lines:
+    runs: Iterable[Run] = lines.runs() if isinstance(lines, ByteLines) else lines
+    for number, line in runs:
+        if isinstance(line, list):  # plain lines: no comment, nothing to strip but spaces
+            if open_at is None:  # else all inside the '{' comment still open, which none of them closes
+                for offset, raw in enumerate(line):
+                    content = raw.strip()
+                    if content:
+                        yield number + offset, content, True
+            continue
         if isinstance(line, HistoryError):
-            yield number, line
+            yield number, line, False
             continue
         raw = line.removeprefix(BOM)  # also where files joined with cat put one at a line's start
         if open_at is None and not _COMMENT_CHARS.search(raw):
@@ -324,59 +385,58 @@ def scan(
             try:
                 content, open_at = _strip_line(raw, number, open_at, source)
             except HistoryError as error:
-                yield number, error
+                yield number, error, False
                 continue
         if content:
-            yield number, content
+            yield number, content, False
     if open_at is not None and whole:
         raise HistoryError(source, open_at, "a '{' comment opened here is never closed")
     return open_at
 
 
-class TagLine(NamedTuple):
-    line: int
-    text: str
-    name: str
-    value: str
+# The lines of the format, each with its number in the file and its text (as an error quotes it). Plain
+# classes rather than named tuples: compiled, one is made without running Python code.
 
 
-class HandLine(NamedTuple):
-    line: int
-    text: str
-    number: int
-    dealer: int | None
+@final
+class TagLine:
+    def __init__(self, line: int, text: str, name: str, value: str) -> None:
+        self.line, self.text, self.name, self.value = line, text, name, value
 
 
-class DealLine(NamedTuple):
-    line: int
-    text: str
-    seat: int
-    cards: tuple[str, ...]
+@final
+class HandLine:
+    def __init__(self, line: int, text: str, number: int, dealer: int | None) -> None:
+        self.line, self.text, self.number, self.dealer = line, text, number, dealer
 
 
-class ActionLine(NamedTuple):
-    line: int
-    text: str
-    seat: int
-    verb: str
-    args: tuple[str, ...]
+@final
+class DealLine:
+    def __init__(self, line: int, text: str, seat: int, cards: tuple[str, ...]) -> None:
+        self.line, self.text, self.seat, self.cards = line, text, seat, cards
 
 
-class EndLine(NamedTuple):
-    line: int
-    text: str
-    values: tuple[str, ...]
+@final
+class ActionLine:
+    def __init__(self, line: int, text: str, seat: int, verb: str, args: tuple[str, ...]) -> None:
+        self.line, self.text, self.seat, self.verb, self.args = line, text, seat, verb, args
+
+
+@final
+class EndLine:
+    def __init__(self, line: int, text: str, values: tuple[str, ...]) -> None:
+        self.line, self.text, self.values = line, text, values
 
 
 Line = TagLine | HandLine | DealLine | ActionLine | EndLine
 
 
-def _read_tag(number: int, content: str, source: str) -> TagLine:
+def _read_tag(number: int, content: str, source: str, plain: bool = False) -> TagLine:
     match = _TAG.fullmatch(content)
     if match:
         name, raw = match.groups()
-        value = _ESCAPE.sub(r"\1", raw)
-        char = not_text(value, tab=False)
+        value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+        char = None if plain else not_text(value, tab=False)
         if char:
             message = f"a tag value holds {char}: names and tags are printable text"
             raise HistoryError(source, number, message, text=content)
@@ -400,12 +460,12 @@ def _read_tag(number: int, content: str, source: str) -> TagLine:
     raise HistoryError(source, number, message, text=content)
 
 
-def read_line(number: int, content: str, source: str) -> Line:
-    """Read one content line (stripped, as ``scan`` gives it); a line that fits no form of the format is a
-    ``HistoryError``."""
+def read_line(number: int, content: str, source: str, plain: bool = False) -> Line:
+    """Read one content line (stripped, as ``scan`` gives it; ``plain``: known to be plain text,
+    ``_PLAIN_BYTES``); a line that fits no form of the format is a ``HistoryError``."""
     if content.startswith("["):
-        return _read_tag(number, content, source)
-    if NOT_TEXT.search(content) is not None:  # most lines hold none: the search alone is cheaper
+        return _read_tag(number, content, source, plain)
+    if not plain and NOT_TEXT.search(content) is not None:  # most lines hold none: the search alone is cheaper
         char = not_text(content, tab=True)
         if char:
             raise HistoryError(source, number, f"the line holds {char}: a history is printable text", text=content)
@@ -457,6 +517,7 @@ def read_line(number: int, content: str, source: str) -> Line:
 # ----------------------------------------------------------------------------------------------- visitor
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Visitor:
     """What the parser calls, game by game. Subclass it and override what you need.
 
@@ -501,7 +562,7 @@ class _Parser:
         self.deal: list[DealLine] = []
         self.deal_seats: set[int] = set()  # the seats of ``deal``
 
-    def feed(self, number: int, content: str) -> None:
+    def feed(self, number: int, content: str, plain: bool = False) -> None:
         is_tag = content.startswith("[")
         if (is_tag and not self.in_header) or not self.in_game:
             self.close()
@@ -511,7 +572,7 @@ class _Parser:
         if self.skipping:
             return
         try:
-            line = read_line(number, content, self.source)
+            line = read_line(number, content, self.source, plain)
             if isinstance(line, DealLine):
                 if line.seat in self.deal_seats:
                     self._flush_deal_before(line)  # a seat dealt again: a new deal
@@ -590,7 +651,7 @@ def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, wh
     open_at: int | None = None
     while True:
         try:
-            number, content = next(lines)
+            number, content, plain = next(lines)
         except StopIteration as stop:
             open_at = stop.value
             break
@@ -603,7 +664,7 @@ def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, wh
         if isinstance(content, HistoryError):
             parser.feed_error(number, content)
         else:
-            parser.feed(number, content)
+            parser.feed(number, content, plain)
     ends_clean = open_at is None and not parser.in_header
     if whole or ends_clean:  # else the last game goes on in the next range: both are read again as one
         parser.close()
@@ -678,6 +739,8 @@ class ReplayVisitor(Visitor):
         self.match = match  # the rubber's match being read
         self.matches_checked = 0  # games whose match was checked (every game read to its end)
         self.first_match: int | None = None
+        self._deck: Deck | None = None  # the deck of ``_cards``
+        self._cards: dict[str, int] = {}  # its cards' canonical texts
 
     # ------------------------------------------------------------------------------------------ errors
 
@@ -909,6 +972,12 @@ class ReplayVisitor(Visitor):
         return f" (no players= in the Options tag: {config.variant.name} is played by {config.players} by default)"
 
     def _card(self, deck: Deck, text: str, line: Line) -> int:
+        if deck is not self._deck:
+            self._deck = deck
+            self._cards = {card: index for index, card in enumerate(deck.cards)}
+        index = self._cards.get(text)  # a card as written canonically; any other spelling is the deck's to read
+        if index is not None:
+            return index
         try:
             return deck.parse(text)
         except CardError as exc:
