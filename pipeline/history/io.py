@@ -30,7 +30,6 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from pipeline import __version__
-from pipeline.engine.actions import DEALT
 from pipeline.history.ranges import (
     Range,
     RangeRead,
@@ -40,18 +39,15 @@ from pipeline.history.ranges import (
 )
 from pipeline.history.reader import (
     MATCH_TAGS,
-    ActionLine,
     ByteLines,
-    DealLine,
     GameRecord,
-    HandLine,
     HistoryError,
     MatchState,
     ReadResult,
     ReplayVisitor,
-    TagLine,
     decode,
     parse,
+    replay_rows,
 )
 from pipeline.history.writer import format_game, hand_from_record
 from pipeline.names import counted
@@ -590,57 +586,23 @@ def _in_game_order(data: Path, name: str) -> list[tuple[Path, int]] | None:
     return groups
 
 
-def _deal_lines(arg: str) -> tuple[DealLine, ...]:
-    """The deal lines of a ``dealt`` event's ``arg`` (``0:3o,12c,5e 1:7b,1o,4e``)."""
-    lines = []
-    for part in arg.split():
-        seat, sep, cards = part.partition(":")
-        if not sep or not seat.isascii() or not seat.isdigit():
-            raise HistoryError("", None, f"a dealt event's arg {arg!r} is not of the form 0:3o,12c,5e 1:...")
-        texts = tuple(cards.split(",")) if cards else ()
-        lines.append(DealLine(0, f"{seat}: {' '.join(texts)}", int(seat), texts))
-    return tuple(lines)
-
-
-def _tag(name: str, value: str) -> TagLine:
-    return TagLine(0, f'[{name} "{value}"]', name, value)
-
-
 def _replay_rows(
     visitor: ReplayVisitor,
     game: dict[str, Any],
     seat_tags: dict[str, str],
     hands: list[_HandRows],
 ) -> None:
-    """Drive ``visitor`` with one game of the dataset, as lines built from its rows.
-
-    The engine's own steps are given as recorded (``cut``, ``deal N``), ``dealt`` as deal lines; no
-    ``end`` line is given: the replay decides what each hand scored. ``seat_tags`` are the ``SeatN`` and
-    ``PolicyN`` tags from the seats table.
-    """
-    visitor.begin_game(0)
-    visitor.visit_tag(_tag("Variant", game["variant"]))
-    visitor.visit_tag(_tag("Options", game["options"]))
-    visitor.visit_tag(_tag("FirstDealer", str(game["first_dealer"])))
+    """Drive ``visitor`` with one game of the dataset, as lines built from its rows (``reader.replay_rows``).
+    ``seat_tags`` are the ``SeatN`` and ``PolicyN`` tags from the seats table."""
+    tags = [("Variant", game["variant"]), ("Options", game["options"]), ("FirstDealer", str(game["first_dealer"]))]
     if game["seed"] is not None:
-        visitor.visit_tag(_tag("Seed", str(game["seed"])))
-    for name, value in seat_tags.items():
-        visitor.visit_tag(_tag(name, value))
+        tags.append(("Seed", str(game["seed"])))
+    tags.extend(seat_tags.items())
     for tag, column in MATCH_TAGS.items():
         if game.get(column) is not None:
-            visitor.visit_tag(_tag(tag, str(game[column])))
-    for name, value in json.loads(game["tags"] or "{}").items():
-        visitor.visit_tag(_tag(name, value))
-    for hand_no, dealer, _, steps in hands:
-        visitor.visit_hand(HandLine(0, f"hand {hand_no} dealer {dealer}", hand_no, dealer))
-        for seat, verb, arg in steps:
-            if verb == DEALT:
-                visitor.visit_deal(_deal_lines(arg or ""))
-            else:
-                args = tuple(arg.split()) if arg is not None else ()
-                text = " ".join((str(seat), verb, *args))
-                visitor.visit_action(ActionLine(0, text, seat, verb, args))
-    visitor.end_game()
+            tags.append((tag, str(game[column])))
+    tags.extend(json.loads(game["tags"] or "{}").items())
+    replay_rows(visitor, tags, hands)
 
 
 def _check_replay(data: Path, game: dict[str, Any], record: GameRecord, hands: list[_HandRows]) -> None:

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Protocol, final
+from typing import Any, Final, Protocol, final
 
 from mypy_extensions import mypyc_attr
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
-from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, NOCUT, Action, RuleError
+from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, DEALT, NOCUT, Action, RuleError
 from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
@@ -636,6 +636,40 @@ class _Parser:
             except HistoryError as error:
                 self.fail(error)
         self.in_game = False
+
+
+def _deal_lines(arg: str) -> tuple[DealLine, ...]:
+    """The deal lines of a ``dealt`` event's ``arg`` (``0:3o,12c,5e 1:7b,1o,4e``)."""
+    lines = []
+    for part in arg.split():
+        seat, sep, cards = part.partition(":")
+        if not sep or not seat.isascii() or not seat.isdigit():
+            raise HistoryError("", None, f"a dealt event's arg {arg!r} is not of the form 0:3o,12c,5e 1:...")
+        texts = tuple(cards.split(",")) if cards else ()
+        lines.append(DealLine(0, f"{seat}: {' '.join(texts)}", int(seat), texts))
+    return tuple(lines)
+
+
+def replay_rows(visitor: Visitor, tags: list[tuple[str, str]], hands: Sequence[Sequence[Any]]) -> None:
+    """Drive ``visitor`` with one game of a dataset, as lines built from its rows rather than read from text
+    (``truc export`` replays each game so): its ``tags`` (name, value), and its ``hands``, each (number,
+    dealer, ..., steps), a step (seat, verb, arg) as the ``events`` table holds it. The engine's own steps
+    are given as recorded (``cut``, ``deal N``), ``dealt`` as deal lines; no ``end`` line is given: the
+    replay decides what each hand scored."""
+    visitor.begin_game(0)
+    for name, value in tags:
+        visitor.visit_tag(TagLine(0, f'[{name} "{value}"]', name, value))
+    for hand in hands:
+        hand_no, dealer, steps = hand[0], hand[1], hand[-1]
+        visitor.visit_hand(HandLine(0, f"hand {hand_no} dealer {dealer}", hand_no, dealer))
+        for seat, verb, arg in steps:
+            if verb == DEALT:
+                visitor.visit_deal(_deal_lines(arg or ""))
+            else:
+                args = tuple(arg.split()) if arg is not None else ()
+                text = " ".join((str(seat), verb, *args))
+                visitor.visit_action(ActionLine(0, text, seat, verb, args))
+    visitor.end_game()
 
 
 def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, whole: bool = True) -> bool:
