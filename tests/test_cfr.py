@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -234,3 +235,35 @@ def test_the_betting_profile_reads_the_threshold_bot_s_rules() -> None:
     assert profile("threshold:bluff=1", 10).raise_rate(FIFTHS[:2], 1)[0] == 1.0
     rates, n = honest.answer_rates(FIFTHS[0])
     assert n > 5 and rates.get("accept", 0.0) == 0.0
+
+
+def test_a_trained_best_response_wins_what_the_exact_best_response_wins(tmp_path: Path) -> None:
+    """One deal of the 8-card Trut: a policy trained 40 iterations, then a best response to it trained
+    (``against``); each seat's best response wins against the policy at least 97% of the exact best
+    response's gain over the policy's own value (``solve.py``), and far more than the policy itself."""
+    game = load_small_game("trut", 2, {"deck": "8"})
+    root = a_deal(game, random.Random(0))
+    trainer = _Trainer(TrainConfig("trut", REDUCED_TRUT, 0, 1))
+    trainer.new_hand = lambda seed, dealer: root.engine.clone()
+    while trainer.iteration < 40:
+        trainer.iterate()
+    policy_file, reply_file = tmp_path / "policy.json.gz", tmp_path / "reply.json.gz"
+    write_policy(policy_file, trainer.policy())
+    reply = _Trainer(TrainConfig("trut", REDUCED_TRUT, 0, 2, against=str(policy_file)))
+    reply.new_hand = lambda seed, dealer: root.engine.clone()
+    while reply.iteration < 200:
+        reply.iterate()
+    write_policy(reply_file, reply.policy())
+    bots = {"policy": state_policy(CfrPolicy(policy_file)), "reply": state_policy(CfrPolicy(reply_file))}
+    tree = export_tree(game, tmp_path / "one.efg", bots, root=root)
+    arrays = tree.arrays
+    assert arrays is not None
+    policy, best = tree.bot_strategies["policy"], tree.bot_strategies["reply"]
+    for seat in (0, 1):
+        sign = 1.0 if seat == 0 else -1.0
+        mixed = np.where(arrays.info_player[arrays.slot_info] == seat, best, policy)
+        own = sign * arrays.values(policy)[0]
+        exact = arrays.best_response(policy, seat)
+        trained = sign * arrays.values(mixed)[0]
+        assert exact - own > 0.1
+        assert trained - own >= 0.97 * (exact - own), (seat, own, trained, exact)
