@@ -83,3 +83,15 @@ def test_import_export_speed_times_both_commands_on_each_number_of_workers(tmp_p
         assert abs(rate * seconds - per_cpu * cpu) / (rate * seconds) < 0.02  # both count the same hands
         assert abs(micros - 1e6 / per_cpu) / micros < 0.02
     assert (tmp_path / "catalan2-30.truc").is_file()  # made once, kept for the next run
+
+
+def test_report_speed_builds_the_demos_shape_and_times_the_report_phase_by_phase(tmp_path: Path) -> None:
+    lines = run("report_speed.py", "--games", "40", "--other", "6", "--runs", "1", "--build", str(tmp_path))
+    assert (tmp_path / "report-demo-40-6" / "valencian-4p" / "manifest.json").is_file()  # built there, kept
+    assert (tmp_path / "report-out" / "index.html").is_file()
+    row = next(line for line in lines if line.startswith(str(tmp_path / "report-demo-40-6")))
+    wall, cpu, statistics, specs, files = (float(x) for x in row.split()[-7:-2])
+    peak, tree = (float(x.replace(",", "")) for x in row.split()[-2:])
+    assert min(wall, cpu, statistics, specs) > 0 and files >= 0  # each phase's progress line was seen
+    assert statistics + specs < wall
+    assert 50 < peak <= tree  # the report's largest process, within its process tree's sum

@@ -20,8 +20,9 @@ whole, so an interrupted run leaves no half-written report.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,23 +116,26 @@ def build_report(
         store.check_dataset(path)
     # Every statistic and note in one DuckDB connection, the staging made once, and from the same datasets: one
     # replaced (--overwrite) between two statistics is an error, not a page whose sections describe two datasets.
-    with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
-        manifests = {str(path): store.read_manifest(path) for path in paths}
-        frames = stats.compute_many(list(statistics.STATISTICS), paths, con=con, progress=say)
-        notes = stats.pooling_notes(paths, con=con)
-    for note in notes:
-        say(f"note: {note}")
-    found = experiments.find([Path(d) for d in data], manifests)
-    return render_page(
-        frames,
-        manifests,
-        out,
-        overwrite=overwrite,
-        progress=progress,
-        title=title.strip(),
-        notes=notes,
-        experiments_found=found,
-    )
+    # The drawing workers start first: each loads Vega-Lite while the statistics are computed.
+    with render.Drawing(render.vegalite_version()) as drawing:
+        with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
+            manifests = {str(path): store.read_manifest(path) for path in paths}
+            frames = stats.compute_many(list(statistics.STATISTICS), paths, con=con, progress=say)
+            notes = stats.pooling_notes(paths, con=con)
+        for note in notes:
+            say(f"note: {note}")
+        found = experiments.find([Path(d) for d in data], manifests)
+        return render_page(
+            frames,
+            manifests,
+            out,
+            overwrite=overwrite,
+            progress=progress,
+            title=title.strip(),
+            notes=notes,
+            experiments_found=found,
+            drawing=drawing,
+        )
 
 
 REPORT_KIND = "a Truc Lab report"
@@ -172,6 +176,7 @@ def render_page(
     title: str = DEFAULT_TITLE,
     notes: Sequence[str] = (),
     experiments_found: Sequence[experiments.Experiment] = (),
+    drawing: render.Drawing | None = None,
 ) -> ReportResult:
     """Write the report folder ``out`` from statistics frames already computed; ``notes`` (what the reader
     must know to read the figures, such as games of different options pooled) go to its caveats.
@@ -186,7 +191,8 @@ def render_page(
     the players and bots (``frames.PLAYERS``) of the settings that have two or more), **Caveats**
     (``context.caveats``) and an appendix folded by default (every finding statistic by statistic, the run
     manifests). A frame with nothing to draw gets a note instead of a chart and no chart files. Beside the
-    page, ``article.md`` says the same for a blog or a paper (``article``).
+    page, ``article.md`` says the same for a blog or a paper (``article``). The chart files are drawn by
+    ``drawing``'s workers (``render.Drawing``; workers of its own when none is given) while the page is built.
     """
     say = progress or (lambda _message: None)
     out = Path(out)
@@ -207,14 +213,15 @@ def render_page(
     drawn: list[str] = []
     results: list[article.Result] = []
     current_part = ""
-    with store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp:
+    with contextlib.ExitStack() as stack:
+        draws = drawing or stack.enter_context(render.Drawing(vl_version))
+        stack.enter_context(_stopped_on_error(draws))  # no worker writes into the folder once it is removed
+        tmp = stack.enter_context(store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND))
         charts_dir = tmp / "charts"
         charts_dir.mkdir()
 
         def export(name: str, spec: dict[str, Any]) -> None:
-            svg, png = render.chart_files(spec, vl_version)
-            (charts_dir / f"{name}.png").write_bytes(png)
-            (charts_dir / f"{name}.svg").write_text(svg, "utf-8")
+            draws.draw(spec, charts_dir / f"{name}.svg", charts_dir / f"{name}.png")
             specs[name] = spec
             drawn.append(name)
 
@@ -269,12 +276,24 @@ def render_page(
                              [(f"The {e.kind}", *experiments.table_rows(e)) for e in story.found]),
             "utf-8",
         )  # fmt: skip
+        say("writing the chart files")
+        draws.finish()
     return ReportResult(
         out=out,
         html=out / "index.html",
         png={n: out / "charts" / f"{n}.png" for n in drawn},
         svg={n: out / "charts" / f"{n}.svg" for n in drawn},
     )
+
+
+@contextlib.contextmanager
+def _stopped_on_error(drawing: render.Drawing) -> Iterator[None]:
+    """``drawing``'s workers ended at once when the block fails or is interrupted."""
+    try:
+        yield
+    except BaseException:
+        drawing.stop()
+        raise
 
 
 @dataclass(frozen=True)
