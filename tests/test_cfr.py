@@ -26,6 +26,7 @@ from pipeline.cli import app  # noqa: E402
 from pipeline.engine.game import new_game  # noqa: E402
 from pipeline.engine.view import SeatView  # noqa: E402
 from pipeline.openspiel.bots import state_policy  # noqa: E402
+from pipeline.openspiel.duel import duel  # noqa: E402
 from pipeline.openspiel.figures import load_small_game  # noqa: E402
 from pipeline.openspiel.mccfr import TrainConfig, _Trainer, checkpoint_path, train_policy  # noqa: E402
 from pipeline.openspiel.solve import export_tree  # noqa: E402
@@ -267,3 +268,14 @@ def test_a_trained_best_response_wins_what_the_exact_best_response_wins(tmp_path
         trained = sign * arrays.values(mixed)[0]
         assert exact - own > 0.1
         assert trained - own >= 0.97 * (exact - own), (seat, own, trained, exact)
+
+
+def test_a_duel_over_single_hands_measures_who_wins_and_refuses_an_odd_count() -> None:
+    """``duel``: the threshold bot wins points a hand from the random bot (which folds to half the raises),
+    its interval above 0; the pairs swap the seats on the same cards, so a bot against itself is level."""
+    won = duel("threshold", "random", 400, seed=1)
+    assert won.mean > 0.3 and won.mean - won.half_width > 0 and won.pairs == 200
+    level = duel("threshold:bluff=0,nocut=0", "threshold:bluff=0,nocut=0", 200, seed=1)  # nothing drawn
+    assert level.mean == 0.0
+    with pytest.raises(ValueError, match="even number"):
+        duel("random", "random", 5)
