@@ -15,6 +15,9 @@ question for this data (one variant, simulated bots) in the most direct DuckDB i
 statistic computed; the variant statistics that do not count Catalan (``envit``, ``trut``, ``french``) look for
 their variant in the games and find none. ``--check`` compares each statistic's rows with its reference's (sorted,
 numbers to 9 significant digits) instead of timing: the review that the two answer the same question.
+``--memory-check`` runs each statistic in this process under ``stats.DUCKDB_MEMORY`` without the second try of
+``stats.compute`` (which runs a statistic that runs out again under DuckDB's default limit) and says which run
+out: those that still need that fallback.
 """
 
 from __future__ import annotations
@@ -99,6 +102,31 @@ def check(name: str, data: Path, truc: list[str]) -> list[str]:
     return [f"{name}: {a} where its reference has {b}" for a, b in zip(ours_text, theirs_text, strict=True) if a != b]
 
 
+def memory_check(names: list[str], data: Path) -> list[str]:
+    """Each statistic of ``names`` over ``data`` in a connection of its own (``stats.staged``) under
+    ``stats.DUCKDB_MEMORY``, every row fetched, no second try: a line per statistic, ``ok`` or ``out of memory``
+    with DuckDB's message, and its wall time."""
+    import duckdb
+
+    from pipeline import stats, store
+
+    folders = store.dataset_folders(data)
+    lines = []
+    for name in names:
+        statistic = stats.get_statistic(name)
+        started = time.perf_counter()
+        with stats.staged(folders) as con:
+            con.execute(f"set memory_limit = '{stats.DUCKDB_MEMORY}'")
+            try:
+                con.sql(statistic.sql(), params=statistic.defaults() or None).fetchall()
+                outcome = "ok"
+            except duckdb.OutOfMemoryException as exc:
+                outcome = f"out of memory ({str(exc).splitlines()[0]})"
+        lines.append(f"{name}: {outcome}, {time.perf_counter() - started:.1f} s")
+        print(lines[-1], flush=True)
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10_000_000, help="hands of the dataset (about)")
@@ -107,6 +135,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=None, help="the dataset (default data/bench/catalan2-HANDS)")
     parser.add_argument("--truc", default=None, help="the truc command to time (default: the one beside Python)")
     parser.add_argument("--check", action="store_true", help="compare each statistic's rows with its reference's")
+    parser.add_argument("--memory-check", action="store_true", help="which statistics run out of DuckDB's limit")
     parser.add_argument("--reference", default=None, help=argparse.SUPPRESS)  # a reference's own process
     args = parser.parse_args()
     data = args.data or ROOT / "data" / "bench" / f"catalan2-{args.hands}"
@@ -116,6 +145,10 @@ def main() -> None:
     build(args.hands, data)
     names = args.only or sorted(path.stem for path in REFERENCE.glob("*.sql") if not path.stem.startswith("_"))
     truc = (args.truc or _truc()).split()
+    if args.memory_check:
+        print(f"{data}: load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+        memory_check(names, data)
+        return
     if args.check:
         differences = [line for name in names for line in check(name, data, truc)]
         print("\n".join(differences) or f"{len(names)} statistics: the same rows as their references")

@@ -673,22 +673,23 @@ def verify(
         raise typer.Exit(1)
 
 
-@command(short_help="List the parts of datasets written before manifests listed them.")
+@command(short_help="Bring datasets written by an older Truc Lab up to the current format.")
 @clean_errors
 def upgrade(
     data: Annotated[
         list[Path], typer.Option(metavar="DIR", help="Dataset folder (or folder of runs), repeatable; required.")
     ] = [],  # noqa: B006
 ) -> None:
-    """Write the list of parts into the manifest of each dataset written by an older Truc Lab, once every
-    part is read in full and found sound; a dataset that lists its parts already is left as it is."""
+    """Rewrite the events of each dataset written before they carried the facts the statistics read (the
+    raise each answer faces, each raise's outcome, the acting seat's strength), and list every part in its
+    manifest once each is read in full and found sound; a current dataset is left as it is."""
     from pipeline.printable import escaped
-    from pipeline.store import upgrade_datasets
+    from pipeline.upgrade import upgrade_datasets
 
     if not data:
         _fail("--data is required: the datasets to upgrade")
-    for folder, upgraded in upgrade_datasets(data):
-        typer.echo(escaped(f"{folder}: {'parts listed' if upgraded else 'lists its parts already'}"))
+    for folder, done in upgrade_datasets(data):
+        typer.echo(escaped(f"{folder}: {done or 'up to date'}"))
 
 
 @command(short_help="List the statistics, or compute one.")

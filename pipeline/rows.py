@@ -10,13 +10,22 @@ from collections.abc import Sequence
 from typing import Final
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, Deck
-from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, DEALT, PLAY
+from pipeline.engine.actions import ACCEPT, ARG_KINDS, CARD_ARG_KINDS, DEALT, FOLD, PLAY
 from pipeline.engine.game import Game, HandRecord
+from pipeline.engine.valencian import ENVIT, ENVIT_FALTA, FALTA, TORNE
 from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import hand_strength
 
 CARD_VERBS: Final = frozenset(verb for verb, kind in ARG_KINDS.items() if kind in CARD_ARG_KINDS and verb != PLAY)
 """Verbs other than ``play`` whose argument is one card (``cover``): written as the card's text."""
+
+ENVIT_CALLS: Final = frozenset((ENVIT, TORNE, FALTA, ENVIT_FALTA))
+ACCEPT_OR_FOLD: Final = frozenset((ACCEPT, FOLD))
+"""The envit ladder's calls; they and the ``accept`` and ``fold`` rows are its rows (``envit_step``,
+docs/data.md)."""
+KIND_RAISE: Final = "raise"
+KIND_PLAY: Final = "play"
+"""The events' ``kind`` of a raise and of a card played (docs/data.md)."""
 
 
 def dealt_text(deck: Deck, dealt: Sequence[Sequence[int]]) -> str:
@@ -89,7 +98,8 @@ def add_game(
     policy_of = list(policies)  # lists: indexed natively once compiled, where a Sequence is not
     details_index = _DetailsIndex()
     (e_game, e_hand, e_seq, e_seat, e_team, e_verb, e_arg, e_kind, e_answers, e_could, e_trick, e_before,
-     e_after, e_to_play) = batches["events"].columns  # fmt: skip
+     e_after, e_to_play, e_envit_step, e_raise_seq, e_raise_stake, e_out_answers, e_out_folded, e_out_accepted,
+     e_out_raised, e_pct) = batches["events"].columns  # fmt: skip
     # Boxed once: appended to every row of the game, an int would become a new Python int each time.
     game_key: object = game_id
     for hand in hands:
@@ -120,6 +130,7 @@ def add_game(
             hand_columns[i].append(row[i])
         signals = hand.signals
         dealt_parts: list[str] = []  # the hand's dealt event, from the texts of the seat rows
+        pct_of: list[float | None] = []  # each seat's strength_pct, for its events
         for seat, cards in enumerate(hand.dealt):
             text, dealt_part = _cards_texts(texts_or_unknown, seat, cards)
             dealt_parts.append(dealt_part)
@@ -137,6 +148,7 @@ def add_game(
             s_cards.append(text)
             s_strength.append(strength)
             s_pct.append(pct)
+            pct_of.append(pct)
             s_signal.append(signals[(seat - hand.eldest) % n] if signals else None)
             if seat_values is not None and not unknown:
                 extra = seat_values(cards)
@@ -148,6 +160,12 @@ def add_game(
             s_player.append(player_of[seat])
         events = hand.event_tuples
         turns = hand.turns or (-1,) * len(events)
+        # The facts of the raise ladder, as the hand goes (docs/data.md, "events"): the latest raise (its seq,
+        # stake and row, whose outcome its answers fill in) and whether the latest envit-ladder row was a call.
+        raise_seq = -1
+        raise_stake: object = None
+        raise_row = -1
+        after_call = False
         for seq in range(len(events)):
             seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = events[seq]
             if verb == PLAY or verb in CARD_VERBS:
@@ -172,7 +190,55 @@ def add_game(
             e_before.append(stake_before)
             e_after.append(stake_after)
             e_to_play.append(turn if turn >= 0 else None)
+            is_call = verb in ENVIT_CALLS
+            is_reply = verb in ACCEPT_OR_FOLD
+            envit_step = is_call or (after_call and is_reply)
+            if is_call or is_reply:
+                after_call = is_call
+            e_envit_step.append(envit_step)
+            e_pct.append(pct_of[seat] if seat >= 0 else None)
+            if answers and not envit_step and raise_seq >= 0:
+                e_raise_seq.append(raise_seq)
+                e_raise_stake.append(raise_stake)
+                _add_answer(e_out_answers, e_out_folded, e_out_accepted, e_out_raised, raise_row, verb, kind)
+            else:
+                e_raise_seq.append(None)
+                e_raise_stake.append(None)
+            if kind == KIND_RAISE:
+                raise_seq, raise_stake, raise_row = seq, stake_after, len(e_game) - 1
+                e_out_answers.append(0)
+            else:
+                e_out_answers.append(None)
+            e_out_folded.append(None)
+            e_out_accepted.append(None)
+            e_out_raised.append(None)
     return len(hands)
+
+
+def _add_answer(
+    answers: list[object],
+    folded: list[object],
+    accepted: list[object],
+    raised: list[object],
+    row: int,
+    verb: str,
+    kind: str,
+) -> None:
+    """Count an answer (``verb``, ``kind``) in the outcome of the raise at ``row`` of the events' columns: its
+    answers, whether every one folds, whether one accepts (an ``accept``, or a play that accepts) and whether
+    one raises back."""
+    count = answers[row]
+    assert isinstance(count, int)
+    fold = verb == FOLD
+    accept = verb == ACCEPT or kind == KIND_PLAY
+    back = kind == KIND_RAISE
+    if count == 0:
+        folded[row], accepted[row], raised[row] = fold, accept, back
+    else:
+        folded[row] = fold and folded[row] is True
+        accepted[row] = accept or accepted[row] is True
+        raised[row] = back or raised[row] is True
+    answers[row] = count + 1
 
 
 _PLAIN_TAIL: list[object] = [False] + [None] * (len(HAND_DETAIL_COLUMNS) - 1)  # void=False, every other extra null

@@ -149,8 +149,27 @@ EVENTS = pa.schema(
         ("stake_before", pa.int8()),
         ("stake_after", pa.int8()),  # for a raise: the stake it proposes
         ("to_play", pa.int8()),  # the seat whose turn it was to play a card; null outside trick play
+        # --- facts of the hand's rows before this one, written once (rows.add_game; `truc upgrade` for older
+        # datasets) so that no statistic recomputes them with a window over all events (docs/data.md) ---
+        ("envit_step", pa.bool_()),  # a row of the envit ladder: a call, or an accept/fold right after one
+        ("raise_seq", pa.int16()),  # on an answer to a raise of the raise ladder: the seq of the raise it faces
+        ("raise_stake", pa.int8()),  # and that raise's stake_after
+        ("outcome_answers", pa.int8()),  # on a raise (kind = 'raise'): the answers that face it
+        ("outcome_folded", pa.bool_()),  # every one is a fold (null without answers)
+        ("outcome_accepted", pa.bool_()),  # one is an accept, or a play that accepts
+        ("outcome_raised", pa.bool_()),  # one is a raise back
+        ("seat_strength_pct", pa.float64()),  # the acting seat's strength_pct in the hand (seats)
     ]
 )
+
+EVENT_FACTS: Final = tuple(EVENTS.names[EVENTS.names.index("envit_step") :])
+"""The events' columns derived from the hand's other rows and its seats (``pipeline.upgrade`` derives them for a
+dataset written before them)."""
+
+FORMAT: Final = "format"
+FORMAT_VERSION: Final = 2
+"""The manifest's ``format``: 2 since the events carry ``EVENT_FACTS``; a manifest without it is format 1, which
+the reading commands refuse until ``truc upgrade`` (``pipeline.upgrade``) derives them."""
 
 SCHEMAS: dict[str, pa.Schema] = {"games": GAMES, "hands": HANDS, "seats": SEATS, "events": EVENTS}
 
@@ -166,6 +185,7 @@ NOT_NULL: dict[str, tuple[str, ...]] = {
     "seats": ("game_id", "hand_no", "seat", "team", "cards"),
     "events": (
         "game_id", "hand_no", "seq", "verb", "kind", "answers", "could_raise", "stake_before", "stake_after",
+        "envit_step",
     ),
 }  # fmt: skip
 """The columns the simulator and the importer always fill, which the SQL reads without a fallback for null
@@ -669,8 +689,10 @@ _READ_BYTES: Final = 1 << 20
 def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     """Write ``manifest`` as the dataset ``root``'s manifest, with the list of its parts (``PARTS``; added to
     ``manifest`` too). Written once every part is: each part is checked (``_check_part``: every column, no
-    null where Truc Lab always fills one) and hashed here, once, so that no reader has to."""
+    null where Truc Lab always fills one) and hashed here, once, so that no reader has to; and its ``FORMAT``,
+    which every part's columns then meet."""
     manifest[PARTS] = list_parts(root)
+    manifest[FORMAT] = FORMAT_VERSION
     (root / "manifest.json").write_text(_manifest_text(manifest), "utf-8")
 
 
@@ -683,10 +705,11 @@ def list_parts(root: Path) -> dict[str, dict[str, Any]]:
     return {f"{name}/{part.name}": part_entry(part, name) for name in TABLES for part in table_files(root, name)}
 
 
-def part_entry(part: Path, table: str) -> dict[str, Any]:
+def part_entry(part: Path, table: str, optional: Sequence[str] = ()) -> dict[str, Any]:
     """What the manifest records of the part ``part`` of ``table``: its rows, bytes and checksum. Raises
-    ``DatasetError`` for a part that is not a sound part of ``table`` (``_check_part``)."""
-    rows = _check_part(part, table)
+    ``DatasetError`` for a part that is not a sound part of ``table`` (``_check_part``; the columns ``optional``
+    may be missing)."""
+    rows = _check_part(part, table, optional)
     digest, size = file_checksum(part)
     return {"rows": rows, "bytes": size, CHECKSUM: digest}
 
@@ -797,9 +820,30 @@ def _check_whole(root: Path) -> None:
     in place keeps its size: ``truc verify`` reads every part against its checksum, and a read that fails
     names the part (``read_error``)."""
     manifest = read_manifest(root)
-    problem = next(_listing_problems(root, manifest, listed_parts(root, manifest)), None)
-    if problem is not None:
-        raise DatasetError(problem[1])
+    check_listing(root, manifest)
+    check_format(root, manifest)
+
+
+def format_of(manifest: dict[str, Any]) -> int:
+    """The manifest's ``FORMAT`` (1 when it has none: written before formats were numbered)."""
+    value = manifest.get(FORMAT, 1)
+    return value if type(value) is int else 1
+
+
+def check_format(root: Path, manifest: dict[str, Any]) -> None:
+    """Raise ``DatasetError`` saying to run ``truc upgrade`` for a dataset of an older format than this Truc Lab
+    reads, and saying so for one of a newer format."""
+    version = format_of(manifest)
+    if version < FORMAT_VERSION:
+        raise DatasetError(
+            f"{root} was written by an older Truc Lab (format {version}): its events lack the columns the "
+            f"statistics read; run `truc upgrade --data {root}` (it derives them)"
+        )
+    if version > FORMAT_VERSION:
+        raise DatasetError(
+            f"{root} was written by a newer Truc Lab (format {version}; this one reads {FORMAT_VERSION}): "
+            "upgrade Truc Lab"
+        )
 
 
 def _listing_problems(
@@ -855,7 +899,7 @@ def _listing_problems(
             )
 
 
-def _existing_folder(root: Path) -> Path:
+def existing_folder(root: Path) -> Path:
     """``root`` as a path, once an interrupted replacement of it is put back (``_recover``); ``DatasetError``
     when it is not a folder."""
     root = Path(root)
@@ -871,7 +915,7 @@ def verify_dataset(root: Path) -> list[str]:
     hash to the listed checksum, and it reads in full to the listed rows. Every part is read: this is the
     check that readers leave out (``check_dataset``). Raises ``DatasetError`` for a folder that is not a
     dataset, or whose manifest lists no parts (``listed_parts`` says what to do)."""
-    root = _existing_folder(root)
+    root = existing_folder(root)
     with unchanged([root]):
         manifest = read_manifest(root)
         listed = listed_parts(root, manifest)
@@ -915,37 +959,52 @@ def verify_datasets(paths: Sequence[Path]) -> list[tuple[Path, list[str]]]:
 
 def upgrade_dataset(root: Path) -> bool:
     """Write the list of parts (``PARTS``) into the manifest of the dataset ``root``, written by a Truc Lab
-    from before the list (``truc upgrade``), once every part is read in full: each a sound part of its table
-    (``_check_part``: every column, no null where Truc Lab always fills one), each page readable, and each
-    table's rows those its manifest counts. The new manifest is written beside the old one and renamed over
-    it (``_replace_manifest``): a kill leaves one or the other. Returns False, writing nothing, for a dataset
-    that already lists its parts. Raises ``DatasetError`` naming a damaged part; nothing is written then."""
-    root = _existing_folder(root)
+    from before the list, once every part is read in full (``read_parts_in_full``). The new manifest is written
+    beside the old one and renamed over it (``_replace_manifest``): a kill leaves one or the other. Returns
+    False, writing nothing, for a dataset that already lists its parts. Raises ``DatasetError`` naming a damaged
+    part; nothing is written then. A dataset of an older ``FORMAT`` is ``pipeline.upgrade``'s to rewrite."""
+    root = existing_folder(root)
     with unchanged([root]):
         manifest = read_manifest(root)
         if PARTS in manifest:
             return False
-        rows_tag = manifest.get("rows")
-        counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
-        parts: dict[str, dict[str, Any]] = {}
-        for name in TABLES:
-            files = table_files(root, name)
-            if not files:
-                raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
-            for part in files:
-                entry = part_entry(part, name)
-                rows = _rows_read(part)
-                if rows != entry["rows"]:
-                    raise DatasetError(f"{part} holds {rows:,} rows where its footer counts {entry['rows']:,}")
-                parts[f"{name}/{part.name}"] = entry
-            rows = sum(parts[f"{name}/{part.name}"]["rows"] for part in files)
-            if isinstance(counted.get(name), int) and rows != counted[name]:
-                raise DatasetError(
-                    f"{root / name} holds {rows:,} rows where its manifest counts {counted[name]:,}: a file was "
-                    "added, removed or replaced after the dataset was written"
-                )
-        _replace_manifest(root, {**manifest, PARTS: parts})
+        _replace_manifest(root, {**manifest, PARTS: read_parts_in_full(root, manifest)})
     return True
+
+
+def read_parts_in_full(root: Path, manifest: dict[str, Any], optional: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+    """The ``PARTS`` entry of every part of the dataset ``root``, once each is read in full: a sound part of its
+    table (``_check_part``: every column but the events' ``optional`` ones, no null where Truc Lab always fills
+    one), each page readable, and each table's rows those its ``manifest`` counts. Raises ``DatasetError``
+    naming a damaged part."""
+    rows_tag = manifest.get("rows")
+    counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
+    parts: dict[str, dict[str, Any]] = {}
+    for name in TABLES:
+        files = table_files(root, name)
+        if not files:
+            raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
+        for part in files:
+            entry = part_entry(part, name, optional if name == "events" else ())
+            rows = _rows_read(part)
+            if rows != entry["rows"]:
+                raise DatasetError(f"{part} holds {rows:,} rows where its footer counts {entry['rows']:,}")
+            parts[f"{name}/{part.name}"] = entry
+        rows = sum(parts[f"{name}/{part.name}"]["rows"] for part in files)
+        if isinstance(counted.get(name), int) and rows != counted[name]:
+            raise DatasetError(
+                f"{root / name} holds {rows:,} rows where its manifest counts {counted[name]:,}: a file was "
+                "added, removed or replaced after the dataset was written"
+            )
+    return parts
+
+
+def check_listing(root: Path, manifest: dict[str, Any]) -> None:
+    """Raise ``DatasetError`` when the parts on disk are not those ``manifest`` lists, of the sizes it lists
+    (what ``check_dataset`` checks, whatever the dataset's ``FORMAT``)."""
+    problem = next(_listing_problems(root, manifest, listed_parts(root, manifest)), None)
+    if problem is not None:
+        raise DatasetError(problem[1])
 
 
 def upgrade_datasets(paths: Sequence[Path]) -> list[tuple[Path, bool]]:
@@ -1006,14 +1065,14 @@ def listed_parts(root: Path, manifest: dict[str, Any]) -> dict[str, dict[str, An
     return parts
 
 
-def _check_part(part: Path, table: str) -> int:
-    """The rows of a Parquet file of ``table``. Refuses one that lacks a column of the schema, or that holds
-    a null in a column of ``NOT_NULL``. The null counts come from the file's footer, or from the column
-    itself where its writer kept no statistics."""
+def _check_part(part: Path, table: str, optional: Sequence[str] = ()) -> int:
+    """The rows of a Parquet file of ``table``. Refuses one that lacks a column of the schema (but those of
+    ``optional``), or that holds a null in a column of ``NOT_NULL``. The null counts come from the file's
+    footer, or from the column itself where its writer kept no statistics."""
     try:
         meta = pq.ParquetFile(part).metadata
         columns = meta.schema.names
-        missing = [c for c in SCHEMAS[table].names if c not in columns]
+        missing = [c for c in SCHEMAS[table].names if c not in columns and c not in optional]
         if missing:
             raise DatasetError(
                 f"{part} lacks the column(s) {', '.join(missing)}: it was written by an older Truc Lab; "
@@ -1021,6 +1080,8 @@ def _check_part(part: Path, table: str) -> int:
             )
         nulls = []
         for name in NOT_NULL[table]:
+            if name not in columns:
+                continue  # an optional column
             index = columns.index(name)
             counts = [meta.row_group(g).column(index).statistics for g in range(meta.num_row_groups)]
             if all(stats is not None and stats.has_null_count for stats in counts):

@@ -3,16 +3,16 @@
 -- Grain: one row per (variant, players, policy, stake), stake = the raise's level (its stake_after),
 -- policy = the raising seat's (seat_policy in sql/staging.sql: two bots' raises are never pooled); only
 -- stakes raised to by a seat of known strength get a row.
--- Population: events rows with kind = 'raise' whose raising seat has a known strength_pct (seats
--- joined on dataset, game_id, hand_no, seat). Raises by seats of unknown strength are left out
+-- Population: events rows with kind = 'raise' whose raising seat has a known strength_pct (the raise's
+-- seat_strength_pct: the seat's strength_pct in the hand). Raises by seats of unknown strength are left out
 -- entirely, and so are the raises the rules oblige (int_forced_raises: the trut d'office, where nothing
 -- is chosen, so nothing is bluffed). A bluff is such a raise with strength_pct < $threshold. The answers to a raise are the
 -- rows of int_answers_to_raises (answers = true, envit rows left out) that face it: each answer faces
 -- the latest raise of the same hand before it (lower seq), so a raise made in answer answers the raise
 -- before it. Usually one answer; in the trut family the opponents answer one by one (one "see" is
 -- enough). A raise is folded when it has answers and every one is a fold (all_folded of
--- int_raise_outcomes), called when one of them is not a fold; a raise without answers (a record that
--- stops early) is neither. Void hands stay in: a called bluff in a void hand counts as called but not
+-- int_raise_outcomes: the raise's outcome_folded), called when one of them is not a fold; a raise without
+-- answers (a record that stops early) is neither. Void hands stay in: a called bluff in a void hand counts as called but not
 -- as won. With 3 sides the other sides' points are their mean per side.
 --
 -- Columns
@@ -45,28 +45,20 @@ games as (
     from stg_games
 ),
 
-raises as (
+answered_raises as (
     select
         events.dataset,
         events.game_id,
         events.hand_no,
-        events.seq,
         events.team as raiser_team,
         events.stake_after as stake,
-        seat_policy(seats.policy, seats.player, events.seat) as policy,
-        seats.strength_pct
+        coalesce(seat_policies.policy, seat_policy(null, null, events.seat)) as policy,
+        events.seat_strength_pct as strength_pct,
+        events.outcome_folded as all_folded
     from stg_events as events
-    inner join stg_seats as seats using (dataset, game_id, hand_no, seat)
+    left join int_seat_policies as seat_policies using (dataset, game_id, seat)
     anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
-    where events.kind = 'raise' and seats.strength_pct is not null
-),
-
-answered_raises as (
-    select
-        raises.*,
-        raise_outcomes.all_folded
-    from raises
-    left join int_raise_outcomes as raise_outcomes using (dataset, game_id, hand_no, seq)
+    where events.kind = 'raise' and events.seat_strength_pct is not null
 ),
 
 judged_raises as (

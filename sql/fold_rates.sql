@@ -8,7 +8,8 @@
 -- that accepts; answers to an envit are left out). Each answer faces the raise it answers: the latest
 -- kind = 'raise' row of the same hand before it (lower seq); stake = that raise's stake_after. Where
 -- several seats answer one raise in turn (the trut), each answer counts. The decile is the answering
--- seat's, from seats.
+-- seat's (its strength_pct in the hand, the answer's seat_strength_pct), its policy the seat's in the game
+-- (int_seat_policies).
 --
 -- Columns
 --   variant, players           the games' variant and player count
@@ -34,15 +35,16 @@ facing_raises as (
     select
         games.variant,
         games.players,
-        seat_policy(seats.policy, seats.player, answers.seat) as policy,
+        coalesce(seat_policies.policy, seat_policy(null, null, answers.seat)) as policy,
         answers.raise_stake as stake,
         -- least() skips NULLs: an unknown strength must stay NULL, not become decile 10
         case
-            when seats.strength_pct is not null then least(10, floor(seats.strength_pct * 10)::bigint + 1)
+            when answers.seat_strength_pct is not null
+                then least(10, floor(answers.seat_strength_pct * 10)::bigint + 1)
         end as decile,
         answers.verb = 'fold' as folded
     from int_answers_to_raises as answers
-    left join stg_seats as seats using (dataset, game_id, hand_no, seat)
+    left join int_seat_policies as seat_policies using (dataset, game_id, seat)
     inner join games using (dataset, game_id)
 ),
 

@@ -7,7 +7,7 @@
 --   decision 'accept_and_raise'  an answer to a pending raise (answers = true) where raising back
 --                                was legal (could_raise = true)
 -- Population: every events row meeting one of those two conditions, except the envit's rows
--- (int_envit_steps: a side bet, not a step of the raise ladder), french redeal requests (verb
+-- (envit_step, the rows of int_envit_steps: a side bet, not a step of the raise ladder), french redeal requests (verb
 -- 'redeal': the eldest still makes his own move after it) and the raises the rules oblige
 -- (int_forced_raises: the trut d'office, which is no choice).
 --
@@ -43,9 +43,8 @@ chances as (
     from stg_events as events
     inner join games using (dataset, game_id)
     left join int_seat_policies as seat_policies using (dataset, game_id, seat)
-    anti join int_envit_steps as steps using (dataset, game_id, hand_no, seq)
     anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
-    where events.could_raise and events.answers is not null and events.verb <> 'redeal'
+    where events.could_raise and events.answers is not null and events.verb <> 'redeal' and not events.envit_step
 ),
 
 per_group as (

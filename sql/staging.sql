@@ -35,27 +35,27 @@
 --                is_call (the row is a call), answers_call (the row answers the call before it),
 --                answered_call, answered_seq (the verb and seq of the call it answers, null when
 --                answers_call is false)
---   int_raise_ladder    one row per stg_events row that is a raise (kind = 'raise'), an answer (answers) or
---                       a row of the envit ladder, with, from the rows of its hand before it: raise_seq and
---                       raise_stake (the seq and stake_after of the latest kind = 'raise' row, null when none)
---                       and envit_step (the row is a row of int_envit_steps: a call, or an accept/fold right
---                       after a call among the envit ladder's rows). One window pass, which the two views below
---                       read instead of an anti join with int_envit_steps and an asof join with the raises.
---       columns: every stg_events column, is_ladder, is_call, envit_step, raise_seq, raise_stake
 --   int_raise_answers   the stg_events rows that answer a raise of the raise ladder (truc, raise N, trut):
---                       answers = true and not an envit-ladder row. Same columns as stg_events.
+--                       answers = true and not an envit-ladder row (envit_step, below). Same columns as
+--                       stg_events.
 --   int_answers_to_raises
---                       one row per row of int_raise_answers, with the raise it faces: the latest
---                       kind = 'raise' row of the same hand before it (lower seq). A raise made in answer
---                       faces the raise before it; in the trut family several seats answer one raise in
---                       turn, one row each. Answers with no raise before them are left out.
+--                       one row per row of int_raise_answers that has a raise before it, with the raise it
+--                       faces: the latest kind = 'raise' row of the same hand before it (lower seq), its
+--                       raise_seq and raise_stake. A raise made in answer faces the raise before it; in the trut
+--                       family several seats answer one raise in turn, one row each. Answers with no raise
+--                       before them are left out.
 --       columns: dataset, game_id, hand_no, raise_seq, raise_stake (the seq and stake_after of the raise
---                faced), seq, seat, team, verb, kind (the answer's)
+--                faced), seq, seat, team, verb, kind (the answer's), seat_strength_pct (the answering seat's)
 --   int_raise_outcomes  one row per raise with at least one answer in int_answers_to_raises (a raise
 --                       without answers, in a record that stops early, has no row).
 --       columns: dataset, game_id, hand_no, seq (the raise's),
 --                all_folded (every answer is a fold), accepted (an answer is an `accept`, or a play that
 --                accepts), raised (an answer is a raise, kind = 'raise'), answers (how many)
+--   These three read the facts the writer derived once from the hand's rows (docs/data.md, "events"):
+--   envit_step (the row is a row of int_envit_steps), raise_seq and raise_stake (on an answer that is not an
+--   envit step, the seq and stake_after of the latest kind = 'raise' row of the hand before it), the outcome_*
+--   columns of a raise (its answers summed up) and seat_strength_pct (the acting seat's strength_pct). No
+--   window, no join: each is a filter of stg_events.
 --   int_seat_policies   one row per seat of a game (dataset, game_id, seat): its team and its policy label
 --                       (seat_policy, below), from the game's first hand (hand_no = 1): a seat keeps its
 --                       policy for a whole game (a simulation's bot, an import's PolicyN and SeatN tags, which
@@ -193,7 +193,15 @@ select
     trick_no::bigint as trick_no,
     stake_before::bigint as stake_before,
     stake_after::bigint as stake_after,
-    to_play::bigint as to_play
+    to_play::bigint as to_play,
+    envit_step::boolean as envit_step,
+    raise_seq::bigint as raise_seq,
+    raise_stake::bigint as raise_stake,
+    outcome_answers::bigint as outcome_answers,
+    outcome_folded::boolean as outcome_folded,
+    outcome_accepted::boolean as outcome_accepted,
+    outcome_raised::boolean as outcome_raised,
+    seat_strength_pct::double as seat_strength_pct
 from src_events;
 
 create or replace macro wilson_low(k, n) as
@@ -274,56 +282,28 @@ select
 from sequenced
 where is_call or answers_call;
 
--- One pass over the rows that matter (raises, answers, and the envit ladder's rows), in hand order: for each
--- row, the latest raise before it (its seq and stake) and whether the latest envit-ladder row before it is a
--- call. A row is an envit step exactly as int_envit_steps has it (a call, or an accept/fold right after a
--- call among the ladder's rows); the other answers answer the raise ladder, and face that latest raise (what an
--- asof join on seq would pick), without a join or a second sort.
-create or replace view int_raise_ladder as
-with
-
-ladder_rows as (
-    select
-        *,
-        verb in ('envit', 'torne', 'falta', 'envit-falta', 'accept', 'fold') as is_ladder,
-        verb in ('envit', 'torne', 'falta', 'envit-falta') as is_call
-    from stg_events
-    where kind = 'raise' or answers or verb in ('envit', 'torne', 'falta', 'envit-falta', 'accept', 'fold')
-)
-
-select
-    *,
-    is_ladder and (is_call or coalesce(last_value(case when is_ladder then is_call end ignore nulls) over before, false))
-        as envit_step,
-    last_value(case when kind = 'raise' then seq end ignore nulls) over before as raise_seq,
-    last_value(case when kind = 'raise' then stake_after end ignore nulls) over before as raise_stake
-from ladder_rows
-window before as (
-    partition by dataset, game_id, hand_no order by seq rows between unbounded preceding and 1 preceding
-);
-
 create or replace view int_raise_answers as
-select * exclude (is_ladder, is_call, envit_step, raise_seq, raise_stake)
-from int_raise_ladder
+select *
+from stg_events
 where answers and not envit_step;
 
 create or replace view int_answers_to_raises as
-select dataset, game_id, hand_no, raise_seq, raise_stake, seq, seat, team, verb, kind
-from int_raise_ladder
-where answers and not envit_step and raise_seq is not null;
+select dataset, game_id, hand_no, raise_seq, raise_stake, seq, seat, team, verb, kind, seat_strength_pct
+from stg_events
+where raise_seq is not null;
 
 create or replace view int_raise_outcomes as
 select
     dataset,
     game_id,
     hand_no,
-    raise_seq as seq,
-    bool_and(verb = 'fold') as all_folded,
-    bool_or(verb = 'accept' or kind = 'play') as accepted,
-    bool_or(kind = 'raise') as raised,
-    count(*) as answers
-from int_answers_to_raises
-group by dataset, game_id, hand_no, raise_seq;
+    seq,
+    outcome_folded as all_folded,
+    outcome_accepted as accepted,
+    outcome_raised as raised,
+    outcome_answers as answers
+from stg_events
+where outcome_answers > 0;
 
 create or replace view int_forced_raises as
 select events.dataset, events.game_id, events.hand_no, events.seq

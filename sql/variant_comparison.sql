@@ -4,9 +4,10 @@
 -- Population: every game and hand; each figure uses the same definition as its own statistic, pooled
 -- over stakes and tricks:
 --   first trick     first_trick_value: hands with trick 1 won outright (trick1_winner >= 0)
---   bluffs          bluff_success: raises by seats of known strength_pct, except those the rules
---                   oblige (int_forced_raises), a bluff below $threshold, folded when every answer
---                   facing it is a fold (int_raise_outcomes)
+--   bluffs          bluff_success: raises by seats of known strength_pct (the raise's seat_strength_pct),
+--                   except those the rules oblige (int_forced_raises), a bluff below $threshold, folded
+--                   when every answer facing it is a fold (the raise's outcome_folded, as in
+--                   int_raise_outcomes)
 --   folds           fold_rates: every answer to a raise (int_answers_to_raises)
 --   eldest          mano_advantage: hands with a winner
 --   ties            tie_frequency: tricks played (trick1..3_winner not null), tied = -1
@@ -117,7 +118,7 @@ hand_figures as (
 ),
 
 all_raises as (
-    select dataset, game_id, hand_no, seq, seat, team
+    select dataset, game_id, hand_no, seq, seat, team, seat_strength_pct as strength_pct, outcome_folded as all_folded
     from stg_events
     anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
     where kind = 'raise'
@@ -139,13 +140,11 @@ bluff_figures as (
         games.variant,
         games.players,
         count(*) as raises,
-        count(*) filter (where seats.strength_pct < $threshold) as bluffs,
-        count(*) filter (where seats.strength_pct < $threshold and raise_outcomes.all_folded) as bluffs_folded
+        count(*) filter (where strength_pct < $threshold) as bluffs,
+        count(*) filter (where strength_pct < $threshold and all_folded) as bluffs_folded
     from all_raises
-    inner join stg_seats as seats using (dataset, game_id, hand_no, seat)
-    left join int_raise_outcomes as raise_outcomes using (dataset, game_id, hand_no, seq)
     inner join games using (dataset, game_id)
-    where seats.strength_pct is not null
+    where strength_pct is not null
     group by games.variant, games.players
 ),
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from pipeline import store
+from pipeline import store, upgrade
 from pipeline.statistics import STATISTICS
 
 Z = 1.959964
@@ -1061,7 +1061,7 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
             })
         )  # fmt: skip
     for number, batches in enumerate(parts):
-        store.write_part(root, number, batches)
+        write_part(root, number, batches)
     store.write_manifest(root, {"source": "synthetic", "seed": seed, "games": games})
     return root
 
@@ -1092,6 +1092,15 @@ _TRUC_VERBS = {2: "truc", 3: "retruc", 4: "quatre-val", 5: "joc-fora"}
 _FAMILY_SHAPES = (("trut", 2), ("trut", 3), ("trut", 4), ("valencian", 2), ("valencian", 4), ("french", 2),
                   ("french", 4))  # fmt: skip
 _UNITS = {"catalan": "points", "trut": "longs", "valencian": "cames", "french": "points"}
+
+
+def write_part(root: Path, part: int, batches: dict[str, store.TableBatch]) -> None:
+    """``store.write_part`` of rows built by hand, the events' facts (``store.EVENT_FACTS``, left null by the
+    builders) derived first from the part's events and seats (``upgrade.derive_facts``): a part holds whole
+    games, as the writer derives them hand by hand."""
+    events = upgrade.derive_facts(batches["events"].to_arrow(), batches["seats"].to_arrow())
+    batches["events"].columns = [column.to_pylist() for column in events.columns]
+    store.write_part(root, part, batches)
 
 
 def full_row(schema: Any, values: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -1595,6 +1604,6 @@ def write_synthetic_variants(root: Path, seed: int, games: int = 90) -> Path:
             })
         )  # fmt: skip
     for number, batches in enumerate(parts):
-        store.write_part(root, number, batches)
+        write_part(root, number, batches)
     store.write_manifest(root, {"source": "synthetic-variants", "seed": seed, "games": games})
     return root

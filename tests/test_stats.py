@@ -25,7 +25,7 @@ from polars.testing import assert_frame_equal
 
 from pipeline import stats, store
 from pipeline.variants import get_variant
-from tests.stats_check import full_row, write_synthetic, write_synthetic_variants
+from tests.stats_check import full_row, write_part, write_synthetic, write_synthetic_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(stats.STATISTICS)
@@ -141,7 +141,7 @@ class Dataset:
         self.event(game_id, hand_no, seat, verb, kind, answers=True, stake_before=stake - 1, stake_after=after)
 
     def write(self, root: Path) -> Path:
-        store.write_part(root, 0, self.batches)
+        write_part(root, 0, self.batches)
         store.write_manifest(root, {"source": "test"})
         return root
 

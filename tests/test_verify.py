@@ -137,7 +137,7 @@ def test_an_older_dataset_is_refused_in_one_line_until_upgraded(tmp_path: Path) 
     assert _run("verify", "--data", str(data)).output == f"{data}: ok\n"
     assert _run("stats", "mano_advantage", "--data", str(data)).exit_code == 0
     result = _run("upgrade", "--data", str(data))
-    assert (result.exit_code, result.output) == (0, f"{data}: lists its parts already\n")
+    assert (result.exit_code, result.output) == (0, f"{data}: up to date\n")
     assert (data / "manifest.json").read_bytes() == written
 
 

@@ -1,19 +1,13 @@
--- fold_rates, by hand: each answer to a raise (answers = true; Catalan has no envit), the stake of the raise it
--- faces (the latest raise of the hand before it), the answering seat's policy and strength decile.
-with ladder as (
-    select game_id, hand_no, seq, seat, verb, kind, answers,
-        last_value(case when kind = 'raise' then stake_after end ignore nulls) over (
-            partition by game_id, hand_no order by seq rows between unbounded preceding and 1 preceding
-        ) as stake
-    from events
-    where kind = 'raise' or answers
-),
+-- fold_rates, by hand: each answer to a raise (the rows with raise_seq, the raise each faces, which the writer
+-- records; Catalan has no envit), that raise's stake, the answering seat's policy (its game's) and strength decile
+-- (seat_strength_pct, its strength_pct in the hand).
+with policies as (select game_id, seat, policy from seats where hand_no = 1),
 facing as (
-    select variant, players, s.policy, stake,
-        case when strength_pct is not null then least(10, floor(strength_pct * 10)::bigint + 1) end as decile,
+    select variant, players, policy, raise_stake as stake,
+        case when seat_strength_pct is not null then least(10, floor(seat_strength_pct * 10)::bigint + 1) end as decile,
         verb = 'fold' as folded
-    from ladder a join seats s using (game_id, hand_no, seat) join games g using (game_id)
-    where answers and stake is not null
+    from events join policies using (game_id, seat) join games using (game_id)
+    where raise_seq is not null
 ),
 counts as (
     select variant, players, policy, stake, decile, count(*) as n, count(*) filter (where folded) as k
