@@ -1,10 +1,10 @@
 """The compiled fast path: the hot modules built into C extensions with mypyc, checked against their sources.
 
-The engine, the policies, the game loop and the row builder are plain, typed Python. ``make`` compiles
-them with mypyc (``scripts/compile_fast.py``) into extension modules beside their sources, and writes
-``pipeline/_compiled.json`` with the hash of every source compiled. It is the same code, so the same seed
-gives the same data compiled or not (``tests/test_accel.py`` checks it), about four times as fast. Building a
-wheel (``pip install .``) compiles the same modules into it and ships the stamp (``setup.py``).
+The engine, the policies, the game loop, the row builder and the `.truc` reader and writer are plain, typed
+Python. ``make`` compiles them with mypyc (``scripts/compile_fast.py``) into extension modules beside their
+sources, and writes ``pipeline/_compiled.json`` with the hash of every source compiled. It is the same code, so
+the same seed gives the same data compiled or not (``tests/test_accel.py`` checks it), about four times as
+fast. Building a wheel (``pip install .``) compiles the same modules into it and ships the stamp (``setup.py``).
 
 An extension module would shadow its ``.py`` even after the source has changed, so this module, imported
 first by ``pipeline/__init__.py``, checks the hashes: when a source no longer matches what was compiled
@@ -55,6 +55,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "pipeline.policies.threshold",
     "pipeline.playing",
     "pipeline.rows",
+    "pipeline.history.writer",
+    "pipeline.history.reader",
 )
 """The hot path, in dependency order. Each must type-check under mypyc's stricter rules."""
 
