@@ -120,7 +120,9 @@ def build_report(
     with render.Drawing(render.vegalite_version()) as drawing:
         with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
             manifests = {str(path): store.read_manifest(path) for path in paths}
-            frames = stats.compute_many(list(statistics.STATISTICS), paths, con=con, progress=say)
+            frames = stats.compute_many(
+                list(statistics.STATISTICS), paths, con=con, progress=say, each=lambda n, f: _draw_early(drawing, n, f)
+            )
             notes = stats.pooling_notes(paths, con=con)
         for note in notes:
             say(f"note: {note}")
@@ -136,6 +138,23 @@ def build_report(
             experiments_found=found,
             drawing=drawing,
         )
+
+
+def _draw_early(drawing: render.Drawing, name: str, frame: pl.DataFrame) -> None:
+    """Hand statistic ``name``'s chart to ``drawing`` as soon as its frame is computed, when ``render_page`` will
+    draw it from that frame as it is: a statistic of ``ALL_STATISTICS`` with rows (not the players, whose frame
+    the page filters first)."""
+    if name in CHARTS and name in ALL_STATISTICS and frame.height:
+        spec = chart_spec(name, frame)
+        if spec is not None:
+            drawing.draw(name, spec)
+
+
+def chart_spec(name: str, frame: pl.DataFrame) -> dict[str, Any] | None:
+    """Statistic ``name``'s chart as a Vega-Lite spec, from its frame (``conform``ed here); None when it draws no
+    row."""
+    spec: dict[str, Any] = CHARTS[name](conform(name, frame)).to_dict(validate=False)  # the tests validate them
+    return spec if _row_count(spec) else None
 
 
 REPORT_KIND = "a Truc Lab report"
@@ -221,7 +240,8 @@ def render_page(
         charts_dir.mkdir()
 
         def export(name: str, spec: dict[str, Any]) -> None:
-            draws.draw(spec, charts_dir / f"{name}.svg", charts_dir / f"{name}.png")
+            if name not in draws.specs:  # not drawn already, as its statistic was computed (``_draw_early``)
+                draws.draw(name, spec)
             specs[name] = spec
             drawn.append(name)
 
@@ -236,9 +256,7 @@ def render_page(
             spec: dict[str, Any] | None = None
             if name in CHARTS:
                 say(f"drawing {name}")
-                spec = CHARTS[name](frame).to_dict(validate=False)  # the tests validate them
-                if _row_count(spec) == 0:
-                    spec = None
+                spec = draws.specs[name] if name in draws.specs else chart_spec(name, frame)
             if spec is not None:
                 export(name, spec)
             part = _part_of(name)
@@ -278,6 +296,7 @@ def render_page(
         )  # fmt: skip
         say("writing the chart files")
         draws.finish()
+        draws.move(drawn, charts_dir)
     return ReportResult(
         out=out,
         html=out / "index.html",
