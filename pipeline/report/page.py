@@ -116,38 +116,24 @@ def build_report(
         store.check_dataset(path)
     # Every statistic and note in one DuckDB connection, the staging made once, and from the same datasets: one
     # replaced (--overwrite) between two statistics is an error, not a page whose sections describe two datasets.
-    # The drawing workers start first: each loads Vega-Lite while the statistics are computed.
-    with render.Drawing(render.vegalite_version()) as drawing:
-        with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
-            manifests = {str(path): store.read_manifest(path) for path in paths}
-            frames = stats.compute_many(
-                list(statistics.STATISTICS), paths, con=con, progress=say, each=lambda n, f: _draw_early(drawing, n, f)
-            )
-            notes = stats.pooling_notes(paths, con=con)
-        for note in notes:
-            say(f"note: {note}")
-        found = experiments.find([Path(d) for d in data], manifests)
-        return render_page(
-            frames,
-            manifests,
-            out,
-            overwrite=overwrite,
-            progress=progress,
-            title=title.strip(),
-            notes=notes,
-            experiments_found=found,
-            drawing=drawing,
-        )
-
-
-def _draw_early(drawing: render.Drawing, name: str, frame: pl.DataFrame) -> None:
-    """Hand statistic ``name``'s chart to ``drawing`` as soon as its frame is computed, when ``render_page`` will
-    draw it from that frame as it is: a statistic of ``ALL_STATISTICS`` with rows (not the players, whose frame
-    the page filters first)."""
-    if name in CHARTS and name in ALL_STATISTICS and frame.height:
-        spec = chart_spec(name, frame)
-        if spec is not None:
-            drawing.draw(name, spec)
+    # The connection is closed before the charts are drawn: DuckDB's memory is given back to the system first.
+    with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
+        manifests = {str(path): store.read_manifest(path) for path in paths}
+        frames = stats.compute_many(list(statistics.STATISTICS), paths, con=con, progress=say)
+        notes = stats.pooling_notes(paths, con=con)
+    for note in notes:
+        say(f"note: {note}")
+    found = experiments.find([Path(d) for d in data], manifests)
+    return render_page(
+        frames,
+        manifests,
+        out,
+        overwrite=overwrite,
+        progress=progress,
+        title=title.strip(),
+        notes=notes,
+        experiments_found=found,
+    )
 
 
 def chart_spec(name: str, frame: pl.DataFrame) -> dict[str, Any] | None:
@@ -195,7 +181,6 @@ def render_page(
     title: str = DEFAULT_TITLE,
     notes: Sequence[str] = (),
     experiments_found: Sequence[experiments.Experiment] = (),
-    drawing: render.Drawing | None = None,
 ) -> ReportResult:
     """Write the report folder ``out`` from statistics frames already computed; ``notes`` (what the reader
     must know to read the figures, such as games of different options pooled) go to its caveats.
@@ -210,99 +195,96 @@ def render_page(
     the players and bots (``frames.PLAYERS``) of the settings that have two or more), **Caveats**
     (``context.caveats``) and an appendix folded by default (every finding statistic by statistic, the run
     manifests). A frame with nothing to draw gets a note instead of a chart and no chart files. Beside the
-    page, ``article.md`` says the same for a blog or a paper (``article``). The chart files are drawn by
-    ``drawing``'s workers (``render.Drawing``; workers of its own when none is given) while the page is built.
+    page, ``article.md`` says the same for a blog or a paper (``article``). The chart files are drawn by the
+    workers of a ``render.Drawing``, started first, while the page is built.
     """
     say = progress or (lambda _message: None)
     out = Path(out)
     vl_version = render.vegalite_version()
-    names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
-    if GAMES in frames and frames[GAMES].height:  # right after the comparison: the result that ranks bots
-        names.insert(1 if names[:1] == [COMPARISON] else 0, GAMES)
-    caveat = random_bot_caveat(random_bot_shares(frames[PLAYERS])) if PLAYERS in frames else None
-    story = _story(frames, manifests, notes, experiments_found)
-    if PLAYERS in frames:
-        frames = {**frames, PLAYERS: compared_players(frames[PLAYERS])}
-        names += [PLAYERS] if frames[PLAYERS].height else []
-    names += sorted(n for n in frames if n not in ALL_STATISTICS and n not in (PLAYERS, GAMES))
-    units = units_of(frames)
-    sections: list[str] = []
-    findings: dict[str, list[str]] = {}
-    specs: dict[str, dict[str, Any]] = {}
-    drawn: list[str] = []
-    results: list[article.Result] = []
-    current_part = ""
-    with contextlib.ExitStack() as stack:
-        draws = drawing or stack.enter_context(render.Drawing(vl_version))
-        stack.enter_context(_stopped_on_error(draws))  # no worker writes into the folder once it is removed
-        tmp = stack.enter_context(store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND))
-        charts_dir = tmp / "charts"
-        charts_dir.mkdir()
+    with render.Drawing(vl_version) as draws:  # its workers load Vega-Lite while the story is written
+        names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
+        if GAMES in frames and frames[GAMES].height:  # right after the comparison: the result that ranks bots
+            names.insert(1 if names[:1] == [COMPARISON] else 0, GAMES)
+        caveat = random_bot_caveat(random_bot_shares(frames[PLAYERS])) if PLAYERS in frames else None
+        story = _story(frames, manifests, notes, experiments_found)
+        if PLAYERS in frames:
+            frames = {**frames, PLAYERS: compared_players(frames[PLAYERS])}
+            names += [PLAYERS] if frames[PLAYERS].height else []
+        names += sorted(n for n in frames if n not in ALL_STATISTICS and n not in (PLAYERS, GAMES))
+        units = units_of(frames)
+        sections: list[str] = []
+        findings: dict[str, list[str]] = {}
+        specs: dict[str, dict[str, Any]] = {}
+        drawn: list[str] = []
+        results: list[article.Result] = []
+        current_part = ""
+        # _stopped_on_error: no worker writes into the folder once it is removed
+        with _stopped_on_error(draws), store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp:
+            charts_dir = tmp / "charts"
+            charts_dir.mkdir()
 
-        def export(name: str, spec: dict[str, Any]) -> None:
-            if name not in draws.specs:  # not drawn already, as its statistic was computed (``_draw_early``)
-                draws.draw(name, spec)
-            specs[name] = spec
-            drawn.append(name)
+            def export(name: str, spec: dict[str, Any]) -> None:
+                draws.draw(spec, charts_dir / f"{name}.svg", charts_dir / f"{name}.png")
+                specs[name] = spec
+                drawn.append(name)
 
-        for name, headline in story.charts:
-            say(f"drawing {name}")
-            export(name, headline.to_dict())
-        for name in names:
-            frame = conform(name, frames[name]) if name in CHARTS else frames[name]
-            findings[name] = per_policy(name, frame, units) if name in SUMMARIES else []
-            if name == COMPARISON and caveat:  # before the settings are ranked
-                findings[name] = [caveat, *findings[name]]
-            spec: dict[str, Any] | None = None
-            if name in CHARTS:
+            for name, headline in story.charts:
                 say(f"drawing {name}")
-                spec = draws.specs[name] if name in draws.specs else chart_spec(name, frame)
-            if spec is not None:
-                export(name, spec)
-            part = _part_of(name)
-            if part != current_part and part in _PARTS:
-                sections.append(_part(part))
-            current_part = part
-            sections.append(_section(name, frame, spec is not None, caveat if name == COMPARISON else None))
-            shown = shown_and_folded(findings[name])[0] if findings[name] else []
-            results.append(
-                article.Result(
-                    title=section_title(name) or name.replace("_", " ").capitalize(),
-                    definition=section_definition(name),
-                    chart=name if spec is not None else None,
-                    sentences=[str(s) for s in shown],
+                export(name, headline.to_dict())
+            for name in names:
+                frame = conform(name, frames[name]) if name in CHARTS else frames[name]
+                findings[name] = per_policy(name, frame, units) if name in SUMMARIES else []
+                if name == COMPARISON and caveat:  # before the settings are ranked
+                    findings[name] = [caveat, *findings[name]]
+                spec: dict[str, Any] | None = None
+                if name in CHARTS:
+                    say(f"drawing {name}")
+                    spec = chart_spec(name, frame)
+                if spec is not None:
+                    export(name, spec)
+                part = _part_of(name)
+                if part != current_part and part in _PARTS:
+                    sections.append(_part(part))
+                current_part = part
+                sections.append(_section(name, frame, spec is not None, caveat if name == COMPARISON else None))
+                shown = shown_and_folded(findings[name])[0] if findings[name] else []
+                results.append(
+                    article.Result(
+                        title=section_title(name) or name.replace("_", " ").capitalize(),
+                        definition=section_definition(name),
+                        chart=name if spec is not None else None,
+                        sentences=[str(s) for s in shown],
+                    )
                 )
+            say("writing index.html")
+            page = _page(
+                title=title,
+                settings=_settings_seen(frames),
+                notes=notes,
+                manifests=manifests,
+                findings=findings,
+                sections=sections,
+                specs=specs,
+                story=story,
+                experiment_html=_experiment_results(story, frames),
+                bundle=render.bundle(vl_version),
             )
-        say("writing index.html")
-        page = _page(
-            title=title,
-            settings=_settings_seen(frames),
-            notes=notes,
-            manifests=manifests,
-            findings=findings,
-            sections=sections,
-            specs=specs,
-            story=story,
-            experiment_html=_experiment_results(story, frames),
-            bundle=render.bundle(vl_version),
+            (tmp / "index.html").write_text(page, "utf-8")
+            say(f"writing {article.ARTICLE}")
+            (tmp / article.ARTICLE).write_text(
+                article.markdown(title, story.verdicts, story.summary, story.runs, results, story.caveats, notes,
+                                 [name for name, _ in story.charts],
+                                 [(f"The {e.kind}", *experiments.table_rows(e)) for e in story.found]),
+                "utf-8",
+            )  # fmt: skip
+            say("writing the chart files")
+            draws.finish()
+        return ReportResult(
+            out=out,
+            html=out / "index.html",
+            png={n: out / "charts" / f"{n}.png" for n in drawn},
+            svg={n: out / "charts" / f"{n}.svg" for n in drawn},
         )
-        (tmp / "index.html").write_text(page, "utf-8")
-        say(f"writing {article.ARTICLE}")
-        (tmp / article.ARTICLE).write_text(
-            article.markdown(title, story.verdicts, story.summary, story.runs, results, story.caveats, notes,
-                             [name for name, _ in story.charts],
-                             [(f"The {e.kind}", *experiments.table_rows(e)) for e in story.found]),
-            "utf-8",
-        )  # fmt: skip
-        say("writing the chart files")
-        draws.finish()
-        draws.move(drawn, charts_dir)
-    return ReportResult(
-        out=out,
-        html=out / "index.html",
-        png={n: out / "charts" / f"{n}.png" for n in drawn},
-        svg={n: out / "charts" / f"{n}.svg" for n in drawn},
-    )
 
 
 @contextlib.contextmanager
