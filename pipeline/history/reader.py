@@ -33,7 +33,7 @@ from typing import Any, Final, Protocol, final
 from mypy_extensions import mypyc_attr
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
-from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, DEALT, NOCUT, Action, RuleError
+from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, DEALT, NOCUT, RuleError, make_action
 from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
@@ -858,9 +858,9 @@ class ReplayVisitor(Visitor):
         cut = game.phase == Phase.CUT
         try:
             if cut:  # implicit: the cutter cut
-                game.apply(Action(game.actor(), CUT))
+                game.apply(make_action(game.actor(), CUT))
             elif game.phase == Phase.DEAL_CHOICE:  # implicit: after 'nocut', the dealer dealt 1 or 3 cards
-                game.apply(Action(game.actor(), DEAL, 1 if len(deal[0].cards) == 1 else 3))
+                game.apply(make_action(game.actor(), DEAL, 1 if len(deal[0].cards) == 1 else 3))
         except RuleError as exc:
             raise self._rule_error(deal[0], exc) from None
         try:
@@ -887,7 +887,7 @@ class ReplayVisitor(Visitor):
                 message = f"the cards of hand {game.hand_no} must be dealt first"
             raise self._error(line, message, "deal-expected")
         try:
-            game.apply(Action(line.seat, line.verb, self._arg(game, line) if line.args else None))
+            game.apply(make_action(line.seat, line.verb, self._arg(game, line) if line.args else None))
         except RuleError as exc:
             raise self._rule_error(line, exc) from None
         if game.hand_over and len(replay.hands) < game.hand_no:
