@@ -629,6 +629,38 @@ def test_export_writes_a_folder_of_runs_and_several_datasets_one_after_the_other
     assert_frame_equal(stats.compute("variant_comparison", tmp_path / "back"), pooled)
 
 
+def test_export_reads_each_table_once_in_game_order_else_by_filter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The export's driver reads each table's row groups once, in order, and hands each chunk its games' rows:
+    the same text as each chunk reading its rows by filter, whether a chunk ends inside a row group or
+    spans several and parts; a table whose parts are not in game order is read by filter."""
+    monkeypatch.setattr(history_io, "CHUNK_GAMES", 7)
+    simulate(SimulationSpec("catalan", 30, 3, {"players": "2"}), tmp_path / "sim")
+    games = pl.from_arrow(read_table(tmp_path / "sim", "games")).sort("game_id")
+    assert isinstance(games, pl.DataFrame)
+    order = {"games": ["game_id"], "hands": ["game_id", "hand_no"], "seats": ["game_id", "hand_no", "seat"]}
+    small = tmp_path / "small"  # the same rows, in row groups of 50 rows, two parts a table
+    for name in TABLES:
+        keys = order.get(name, ["game_id", "hand_no", "seq"])
+        table = read_table(tmp_path / "sim", name).sort_by([(key, "ascending") for key in keys])
+        (small / name).mkdir(parents=True)
+        half = table.num_rows // 2
+        pq.write_table(table.slice(0, half), small / name / "part-00000.parquet", row_group_size=50)
+        pq.write_table(table.slice(half), small / name / "part-00001.parquet", row_group_size=50)
+    for folder in (tmp_path / "sim", small):
+        chunks = history_io._Chunks([(folder, games)])
+        by_filter = [history_io._chunk_text(history_io._Chunk(folder, plan)) for _, plan in chunks.plans]
+        streamed = list(chunks)
+        assert len(streamed) == 5 and all(chunk.tables is not None for chunk in streamed)
+        assert [history_io._chunk_text(chunk) for chunk in streamed] == by_filter
+    events = small / "events"
+    (events / "part-00000.parquet").rename(events / "part-00002.parquet")  # the first games' rows last
+    chunks = history_io._Chunks([(small, games)])
+    assert all(chunk.tables is None for chunk in chunks)
+    assert [history_io._chunk_text(chunk) for chunk in chunks] == by_filter
+
+
 def test_export_needs_a_dataset_and_leaves_no_temporary(tmp_path: Path) -> None:
     with pytest.raises(DatasetError):
         export_dataset(tmp_path / "missing", tmp_path / "out.truc")
