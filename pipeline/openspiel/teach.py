@@ -27,6 +27,9 @@ from pipeline.policies import Policy, parse_policy
 from pipeline.strength import hand_strength
 from pipeline.variants import VARIANTS
 
+ANSWER_WORDS = {ACCEPT: ACCEPT, FOLD: FOLD, PLAY: ACCEPT}
+"""An answer by its verb: playing a card without answering accepts (Catalan, ``engine/ladder.py``); any other
+verb raises again."""
 FIFTHS = ("0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1")
 WEAK = 2
 """The fifths below 0.4: a raise from them is counted a bluff."""
@@ -106,7 +109,7 @@ class _Recorder:
         fifth = FIFTHS[min(4, int(pct * 5))]
         trick = view.trick_no
         if decision == ANSWER_DECISION:
-            word = "raise" if action is not None and action.verb not in (ACCEPT, FOLD) else str(action and action.verb)
+            word = ANSWER_WORDS.get(action.verb if action is not None else "", "raise")
             self.profile.answers[(fifth, view.proposed_stake, word)] += 1
         elif view.raise_action() is not None:
             self.profile.chances[(fifth, trick)] += 1
