@@ -279,3 +279,20 @@ def test_a_duel_over_single_hands_measures_who_wins_and_refuses_an_odd_count() -
     assert level.mean == 0.0
     with pytest.raises(ValueError, match="even number"):
         duel("random", "random", 5)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--against", "no/such.json.gz"], "--against no/such.json.gz: no such file"),
+        (["--variant", "catalna"], "unknown variant 'catalna'"),
+        (["--option", "players=4"], "trains 2-player hands, not 4 players"),
+    ],
+    ids=["against-missing", "variant", "players"],
+)
+def test_truc_train_s_bad_options_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "p.json.gz"), "--quiet", *args])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.output
+    assert not (tmp_path / "p.json.gz").exists()
