@@ -21,8 +21,8 @@ An abstract action is a verb, with a card's *rank among the seat's own cards* fo
 highest it holds, ``play1`` the next power down...; cards of one power are one choice), the number of cards for
 ``deal``, the word of a trut or a raise, and ``skip`` for doing nothing when acting is optional.
 
-A moment whose key the policy file does not hold (never reached in training: a hold at 11 points, a
-late-game sequence) is played by the **fallback**, the default ``threshold`` bot; the policy counts how often
+A moment whose key the policy file does not hold (never reached in training, as a hold at 11 points, or
+reached fewer than the training's ``min_visits`` times) is played by the **fallback**, the default ``threshold`` bot; the policy counts how often
 (``decisions``, ``fallbacks``).
 
 The policy file (``write_policy``/``read_policy``) is gzip-compressed JSON (written with a zero time stamp, so
