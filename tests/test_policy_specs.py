@@ -109,7 +109,8 @@ def test_values_are_read_by_their_type(toy_bot, tmp_path: Path) -> None:
         ("toy:rat=0.1", "policy toy has no parameter 'rat' (did you mean 'rate'?); parameters: rate, scale, rollouts"),
         (
             "tyo",
-            "unknown policy 'tyo' (did you mean 'toy'?); policies: random, threshold, search, cfr, toy, or module.Class",
+            "unknown policy 'tyo' (did you mean 'toy'?); policies: random, threshold, search, cfr, toy, "
+            "or module.Class",
         ),
     ],
 )

@@ -22,8 +22,8 @@ highest it holds, ``play1`` the next power down...; cards of one power are one c
 ``deal``, the word of a trut or a raise, and ``skip`` for doing nothing when acting is optional.
 
 A moment whose key the policy file does not hold (never reached in training, as a hold at 11 points, or
-reached fewer than the training's ``min_visits`` times) is played by the **fallback**, the default ``threshold`` bot; the policy counts how often
-(``decisions``, ``fallbacks``).
+reached fewer than the training's ``min_visits`` times) is played by the **fallback**, the default
+``threshold`` bot; the policy counts how often (``decisions``, ``fallbacks``).
 
 The policy file (``write_policy``/``read_policy``) is gzip-compressed JSON (written with a zero time stamp, so
 the same training gives the same bytes): ``format`` ``"truc-cfr"``, ``version`` 1, ``variant``, ``options``
