@@ -124,16 +124,19 @@ def _run(
 ) -> pl.DataFrame:
     """The statistic on ``con`` (staged), sorted by its keys, every column; as ``limit 0`` (its columns,
     typed, and no work) when it counts only variants of which the data hold none (``held``). It runs under
-    ``DUCKDB_MEMORY``; an operator that cannot spill under it makes it run again under DuckDB's own limit."""
+    ``DUCKDB_MEMORY``; an operator that cannot spill under it is a ``StatsError``, never a second run without
+    the limit (which let the report grow to 6.6 GB over 10 million hands)."""
     sql = statistic.sql()
     if statistic.variants and not held & set(statistic.variants):
         sql = f"select * from (\n{sql}\n) limit 0"
     con.execute(f"set memory_limit = '{DUCKDB_MEMORY}'")
     try:
         frame = interruptible(con, lambda: con.sql(sql, params=dict(values) or None).pl())
-    except duckdb.OutOfMemoryException:  # an operator that cannot spill: again, with DuckDB's own limit
-        con.execute("reset memory_limit")
-        frame = interruptible(con, lambda: con.sql(sql, params=dict(values) or None).pl())
+    except duckdb.OutOfMemoryException as exc:
+        raise StatsError(
+            f"{statistic.name} needs more than its memory limit of {DUCKDB_MEMORY} (DuckDB: "
+            f"{str(exc).splitlines()[0]}); this is a bug in its query, please report it"
+        ) from None
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
 
 
@@ -194,9 +197,9 @@ DUCKDB_MEMORY: Final = "640MB"
 """DuckDB's memory limit for a statistic (``compute``): what its joins, sorts and windows may hold before they
 spill to disk, so that with Python, Arrow and polars around it (about 150 MB) the process stays within 1 GiB as
 the data grows (DuckDB's default, 80% of the machine's memory, let ``bluff_success`` grow to 6 GB over 10
-million hands). An operator that cannot spill fails at the limit (``player_results`` over a million hands):
-the statistic is then run again under DuckDB's default, slower but whole (``docs/speed.md``). A user's own
-query (``truc sql``) runs under DuckDB's default."""
+million hands). An operator that cannot spill fails at the limit, and the statistic with it, in one line
+(``_run``): every statistic is written to spill (``bench/stats_speed.py --memory-check`` over 10 million hands
+says which do not). A user's own query (``truc sql``) runs under DuckDB's default."""
 
 
 def _duckdb_config(spill: str) -> dict[str, Any]:

@@ -49,99 +49,104 @@ games as (
     from stg_games
 ),
 
-game_mirrors as (
-    select
-        dataset,
-        game_id,
-        coalesce(player, policy, 'seat' || seat) as player,
-        count(distinct team) > 1 as mirror
-    from stg_seats
-    where hand_no = 1
-    group by dataset, game_id, coalesce(player, policy, 'seat' || seat)
-),
-
--- not materialized: read by side_hands and per_seat, a materialized copy (a row per seat and hand) would be held
--- in memory whole, which DuckDB cannot spill; inlined, each reader's joins and aggregates spill as they need
-seat_hands as not materialized (
+-- A seat's name and policy are the game's (read on its first hand, as int_seat_policies does): every count
+-- below is made per game and seat, then weighted by the game's hands, rather than over a row per seat and hand
+-- (20 M rows over 10 M hands, whose joins and distinct outgrew DuckDB's memory limit).
+game_seats as (
     select
         seats.dataset,
         seats.game_id,
-        seats.hand_no,
         seats.seat,
         seats.team,
         games.variant,
         games.players,
+        games.sides,
         coalesce(seats.player, seats.policy, 'seat' || seats.seat) as player,
-        coalesce(game_mirrors.mirror, false) as mirror,
-        coalesce(seats.policy = 'random' or starts_with(seats.policy, 'random '), false) as random_bot,
-        hands.winner_team is not null as decided,
-        seats.team = hands.winner_team as won,
-        case
-            when hands.winner_team is not null then
-                side_points(seats.team, hands.points_team0, hands.points_team1, hands.points_team2)
-                - others_points(seats.team, hands.points_team0, hands.points_team1, hands.points_team2, games.sides)
-        end as net_points
+        coalesce(seats.policy = 'random' or starts_with(seats.policy, 'random '), false) as random_bot
     from stg_seats as seats
-    inner join stg_hands as hands using (dataset, game_id, hand_no)
     inner join games using (dataset, game_id)
-    left join game_mirrors
-        on game_mirrors.dataset = seats.dataset
-        and game_mirrors.game_id = seats.game_id
-        and game_mirrors.player = coalesce(seats.player, seats.policy, 'seat' || seats.seat)
+    where seats.hand_no = 1
+),
+
+game_mirrors as (
+    select dataset, game_id, player, count(distinct team) > 1 as mirror
+    from game_seats
+    group by dataset, game_id, player
+),
+
+labelled_seats as (
+    select game_seats.*, game_mirrors.mirror
+    from game_seats
+    inner join game_mirrors using (dataset, game_id, player)
+),
+
+game_hands as (
+    select dataset, game_id, count(*) as hands
+    from stg_hands
+    group by dataset, game_id
 ),
 
 raises as (
-    select dataset, game_id, hand_no, seat, count(*) as raises
+    select dataset, game_id, seat, count(*) as raises
     from stg_events
     where kind = 'raise'
-    group by dataset, game_id, hand_no, seat
+    group by dataset, game_id, seat
 ),
 
 answers as (
     select
         dataset,
         game_id,
-        hand_no,
         seat,
         count(*) as facing,
         count(*) filter (where verb = 'fold') as folds
     from int_answers_to_raises
-    group by dataset, game_id, hand_no, seat
+    group by dataset, game_id, seat
 ),
 
-side_hands as (
-    select distinct dataset, game_id, hand_no, team, variant, players, player, mirror, decided, won, net_points
-    from seat_hands
+game_sides as (
+    select distinct dataset, game_id, team, variant, players, sides, player, mirror
+    from labelled_seats
 ),
 
 results as (
     select
-        variant,
-        players,
-        player,
-        mirror,
-        count(*) filter (where decided) as decided,
-        count(*) filter (where won) as wins,
-        avg(net_points) as mean_net_points
-    from side_hands
-    group by variant, players, player, mirror
+        game_sides.variant,
+        game_sides.players,
+        game_sides.player,
+        game_sides.mirror,
+        count(*) filter (where hands.winner_team is not null) as decided,
+        count(*) filter (where game_sides.team = hands.winner_team) as wins,
+        avg(
+            case
+                when hands.winner_team is not null then
+                    side_points(game_sides.team, hands.points_team0, hands.points_team1, hands.points_team2)
+                    - others_points(
+                        game_sides.team, hands.points_team0, hands.points_team1, hands.points_team2, game_sides.sides
+                    )
+            end
+        ) as mean_net_points
+    from game_sides
+    inner join stg_hands as hands using (dataset, game_id)
+    group by game_sides.variant, game_sides.players, game_sides.player, game_sides.mirror
 ),
 
 per_seat as (
     select
-        seat_hands.variant,
-        seat_hands.players,
-        seat_hands.player,
-        seat_hands.mirror,
-        count(*) as hands,
-        count(*) filter (where seat_hands.random_bot) as random_bot_hands,
+        labelled_seats.variant,
+        labelled_seats.players,
+        labelled_seats.player,
+        labelled_seats.mirror,
+        sum(game_hands.hands)::bigint as hands,
+        coalesce(sum(game_hands.hands) filter (where labelled_seats.random_bot), 0)::bigint as random_bot_hands,
         coalesce(sum(raises.raises), 0) as raises,
         coalesce(sum(answers.facing), 0) as facing,
         coalesce(sum(answers.folds), 0) as folds
-    from seat_hands
-    left join raises using (dataset, game_id, hand_no, seat)
-    left join answers using (dataset, game_id, hand_no, seat)
-    group by seat_hands.variant, seat_hands.players, seat_hands.player, seat_hands.mirror
+    from labelled_seats
+    inner join game_hands using (dataset, game_id)
+    left join raises using (dataset, game_id, seat)
+    left join answers using (dataset, game_id, seat)
+    group by labelled_seats.variant, labelled_seats.players, labelled_seats.player, labelled_seats.mirror
 ),
 
 per_player as (
