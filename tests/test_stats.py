@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from pipeline import stats, store
+from pipeline.report.page import build_report
 from pipeline.variants import get_variant
 from tests.stats_check import full_row, write_part, write_synthetic, write_synthetic_variants
 
@@ -1702,6 +1703,16 @@ def test_duckdb_is_held_to_its_memory_limit_and_spills_into_a_folder_of_its_own(
         patch.setattr(stats, "DUCKDB_MEMORY", "1MB")
         with pytest.raises(stats.StatsError, match=r"^mano_advantage needs more than its memory limit of 1MB"):
             stats.compute("mano_advantage", data)
+
+
+def test_the_report_holds_its_statistics_to_the_memory_limit_too(tmp_path: Path, monkeypatch) -> None:
+    """The report computes its statistics in one connection (``compute_many``): under the same limit, with no
+    second run under DuckDB's default (what let a 10 M-hand report reach 6.6 GB), and nothing written."""
+    data = mano_dataset(tmp_path / "data")
+    monkeypatch.setattr(stats, "DUCKDB_MEMORY", "1MB")
+    with pytest.raises(stats.StatsError, match=r"needs more than its memory limit of 1MB"):
+        build_report([data], tmp_path / "report")
+    assert not (tmp_path / "report").exists()
 
 
 def test_a_statistic_of_other_variants_reads_no_rows_and_keeps_its_columns(sim_dataset_2p: Path) -> None:
