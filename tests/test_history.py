@@ -686,6 +686,7 @@ def _tamper(root: Path, name: str, column: str, row: int, value: object) -> None
         ("hands", "points_team0", 0, 2, r"game 0 hand 1 replays to points \(3, 0\), the table says \(2, 0\)"),
         ("events", "arg", 4, "7e", r"game 0 does not replay at '1 play 7e': seat 1 does not hold 7e \[card-not-held\]"),
         ("games", "score_team1", 0, 9, r"game 0 replays to \[3, 5\], the table says \(3, 9\)"),
+        ("events", "seat", 4, None, r"game 0 holds a missing or mistyped value \(.+\): the dataset is damaged"),
     ],
 )
 def test_export_refuses_a_dataset_that_does_not_replay(

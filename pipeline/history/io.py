@@ -648,6 +648,10 @@ def _game_texts(data: Path, games: list[dict[str, Any]], tables: dict[str, pa.Ta
             where_text = f" at '{exc.text}'" if exc.text else ""
             rule = f" [{exc.rule}]" if exc.rule else ""
             raise DatasetError(f"{data}: game {gid} does not replay{where_text}: {exc.message}{rule}") from None
+        except (TypeError, ValueError) as exc:  # a null or mistyped cell of a part rewritten with its manifest
+            raise DatasetError(
+                f"{data}: game {gid} holds a missing or mistyped value ({exc}): the dataset is damaged"
+            ) from None
         record = records.pop()
         _check_replay(data, game, record, hands[gid])
         try:
