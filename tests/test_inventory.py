@@ -10,7 +10,7 @@ import pytest
 from pipeline.history import import_files
 from pipeline.inventory import COLUMNS, describe_datasets
 from pipeline.query import run_query
-from pipeline.store import DatasetError
+from pipeline.store import FORMAT_VERSION, DatasetError
 from pipeline.variants import VARIANTS
 
 VALID = sorted((Path(__file__).parent / "data" / "valid").glob("*.truc"))
@@ -75,7 +75,10 @@ def test_a_hand_edited_manifest_is_a_dataset_error_or_shows_what_it_can(tmp_path
     manifest.write_text("[]", "utf-8")
     with pytest.raises(DatasetError, match=r"manifest.json is not a Truc Lab manifest: a JSON object was expected"):
         describe_datasets([tmp_path / "cafe"])
-    manifest.write_text(json.dumps({"kind": "simulation", "seed": "abc", "created": 5, "parts": parts}), "utf-8")
+    manifest.write_text(
+        json.dumps({"format": FORMAT_VERSION, "kind": "simulation", "seed": "abc", "created": 5, "parts": parts}),
+        "utf-8",
+    )
     row = describe_datasets([tmp_path / "cafe"]).row(0, named=True)
     assert (row["kind"], row["seed"], row["created"]) == ("simulation", None, "5")
 
@@ -87,9 +90,13 @@ def test_a_hand_edited_seed_beyond_64_bits_shows_as_null(tmp_path: Path) -> None
     manifest = tmp_path / "cafe" / "manifest.json"
     parts = json.loads(manifest.read_text("utf-8"))["parts"]  # kept: every reader needs the list of parts
     for seed in (2**63, -(2**63) - 1, 2**70):
-        manifest.write_text(json.dumps({"kind": "simulation", "seed": seed, "parts": parts}), "utf-8")
+        manifest.write_text(
+            json.dumps({"format": FORMAT_VERSION, "kind": "simulation", "seed": seed, "parts": parts}), "utf-8"
+        )
         assert describe_datasets([tmp_path / "cafe"])["seed"].to_list() == [None]
-    manifest.write_text(json.dumps({"kind": "simulation", "seed": 2**63 - 1, "parts": parts}), "utf-8")
+    manifest.write_text(
+        json.dumps({"format": FORMAT_VERSION, "kind": "simulation", "seed": 2**63 - 1, "parts": parts}), "utf-8"
+    )
     assert describe_datasets([tmp_path / "cafe"])["seed"].to_list() == [2**63 - 1]
 
 

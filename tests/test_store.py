@@ -348,17 +348,15 @@ def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
     data = tmp_path / "d"
     simulate(SimulationSpec("catalan", 300, 3, {"players": "2"}), data)
     part = data / "hands" / "part-00000.parquet"
-    # the corrupt page is one every statistic of hands reads (winner_team): which bytes a third of the way into
-    # a part hold depends on the part's size, and a column no query reads is never decompressed
-    chunk = next(
-        column
-        for column in (pq.ParquetFile(part).metadata.row_group(0).column(i) for i in range(len(store.HANDS)))
-        if column.path_in_schema == "winner_team"
-    )
-    middle = chunk.data_page_offset + chunk.total_compressed_size // 2
+    # corrupt pages in a column the report's statistics read (winner_team) and in one the export reads (dealer;
+    # it reads only the columns its lines need): which bytes a third of the way into a part hold depends on the
+    # part's size, and a column no query reads is never decompressed
     content = bytearray(part.read_bytes())
-    for offset in range(middle - 8, middle + 8):
-        content[offset] ^= 0xFF
+    for chunk in (pq.ParquetFile(part).metadata.row_group(0).column(i) for i in range(len(store.HANDS))):
+        if chunk.path_in_schema in ("winner_team", "dealer"):
+            middle = chunk.data_page_offset + chunk.total_compressed_size // 2
+            for offset in range(middle - 8, middle + 8):
+                content[offset] ^= 0xFF
     part.write_bytes(bytes(content))
     store.check_dataset(data)
     commands = (
