@@ -53,13 +53,16 @@ def test_hand_costs_prints_the_four_stages() -> None:
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="bench/instructions.py needs valgrind")
 def test_instructions_prints_both_counts_and_ratios_to_the_first_run() -> None:
     lines = run("instructions.py", "--games", "3", "trut:2", "trut:3")
-    rows = [line.split() for line in lines if re.match(rf"trut\s+[23]\s+{NUMBER}", line)]
+    # signed: over 3 games the two runs' difference is noisy (a run's count varies by millions of instructions from
+    # one run to the next, hash seed fixed or not: docs/speed.md), so a count's size and sign are not asserted here
+    rows = [line.split() for line in lines if re.match(rf"trut\s+[23]\s+-?{NUMBER}", line)]
     assert [row[:2] for row in rows] == [["trut", "2"], ["trut", "3"]]
     (_, _, engine_2, ratio_2, pipeline_2, pipe_ratio_2), (_, _, engine_3, ratio_3, pipeline_3, pipe_ratio_3) = rows
     assert (ratio_2, pipe_ratio_2) == ("1.00", "1.00")  # the first run is the base
     counts = [float(x.replace(",", "")) for x in (engine_2, pipeline_2, engine_3, pipeline_3)]
-    assert 1_000 < counts[0] < counts[1] and 1_000 < counts[2] < counts[3]  # the pipeline adds the rows
+    assert all(count != 0 for count in counts)
     assert abs(float(ratio_3) - counts[0] / counts[2]) < 0.01
+    assert abs(float(pipe_ratio_3) - counts[1] / counts[3]) < 0.01
 
 
 def test_stats_speed_builds_its_data_agrees_with_its_references_and_prints_both_times(tmp_path: Path) -> None:
