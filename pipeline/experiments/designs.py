@@ -147,23 +147,9 @@ def run_match(
     pairs = _checked(settings)
     config = two_sided_config(settings.variant, settings.options)
     match = Match(a, b, pairs, settings.seed, paired=settings.paired)
-
-    def result_of(outcome: MatchOutcome) -> dict[str, Any]:
-        return {"result": MatchResult(outcome, _analyse(outcome), bool(rubber_wins(config))).to_json()}
-
     with atomic_dataset(out, overwrite) as root:
-        (outcome,) = play_matches(
-            settings.variant,
-            settings.options,
-            [match],
-            root,
-            settings.workers,
-            settings.command,
-            result_of,
-            progress,
-            backend=settings.backend,
-        )
-    return MatchResult(outcome, _analyse(outcome), bool(rubber_wins(config)))
+        _, (result,) = _play_and_judge(settings, [match], root, bool(rubber_wins(config)), progress)
+    return result
 
 
 def _checked(settings: Settings) -> int:
