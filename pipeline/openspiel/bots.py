@@ -1,5 +1,6 @@
 """Truc Lab's bots as policies of the OpenSpiel games: the chance of each action at a state, from the bot's
-``probabilities(view)`` (the policy protocol's optional member, ``pipeline.policies.base``)."""
+``probabilities(view)`` (the policy protocol's optional member, ``pipeline.policies.base``); and the ``cfr``
+bot's abstraction as the export sees it (``state_abstraction``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 from pipeline.engine.view import SeatView
 from pipeline.openspiel.encoding import SKIP
 from pipeline.openspiel.game import TrucState
-from pipeline.openspiel.solve import StatePolicy
+from pipeline.openspiel.solve import StateAbstraction, StatePolicy
+from pipeline.policies.cfr import Abstraction
 
 
 def state_policy(bot: Any) -> StatePolicy:
@@ -32,3 +34,17 @@ def state_policy(bot: Any) -> StatePolicy:
         return out
 
     return chances
+
+
+def state_abstraction(abstraction: Abstraction) -> StateAbstraction:
+    """What ``abstraction`` shows the seat to act at a ``TrucState`` (``Abstraction.moment``): its key, and the
+    abstract choice each legal action stands for (a card of the same power as one it stands for: none)."""
+
+    def see(state: TrucState) -> tuple[str, dict[int, str]]:
+        engine = state.engine
+        seat = state.current_player()
+        key, choices = abstraction.moment(SeatView(engine, seat, seat != engine.actor()))
+        table = state.get_game().table
+        return key, {SKIP if action is None else table.id_of(action.verb, action.arg): name for name, action in choices}
+
+    return see

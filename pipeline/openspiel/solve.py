@@ -42,6 +42,10 @@ each player's information states from 1 without a gap, so player 0's own start a
 StatePolicy = Callable[[Any], Mapping[int, float]]
 """A bot as the export sees it: a state -> the chance of each of its legal actions."""
 
+StateAbstraction = Callable[[Any], tuple[str, Mapping[int, str]]]
+"""An abstraction as the export sees it: a state -> the key the seat to act sees, and the abstract choice each
+legal action stands for (an action missing from it is not one the abstraction can choose)."""
+
 
 @dataclass
 class ExportedTree:
@@ -56,6 +60,7 @@ class ExportedTree:
     policies: dict[str, dict[str, list[tuple[int, float]]]] = field(default_factory=dict)  # bot -> EFG table
     arrays: GameTree | None = None
     bot_strategies: dict[str, np.ndarray] = field(default_factory=dict)  # bot -> chance per action slot
+    groupings: dict[str, Grouping] = field(default_factory=dict)  # abstraction -> its keys over the tree
     actions: int = 0  # the game's distinct actions
     seconds: float = 0.0
 
@@ -88,9 +93,12 @@ def export_tree(
     bots: Mapping[str, StatePolicy] | None = None,
     root: Any = None,
     progress: Callable[[int], None] | None = None,
+    abstractions: Mapping[str, StateAbstraction] | None = None,
 ) -> ExportedTree:
     """Walk every history of ``game`` (from ``root``, by default its initial state) into arrays and into the EFG
-    file ``path``; ask each bot of ``bots`` its chances at every decision (see the module docstring)."""
+    file ``path``; ask each bot of ``bots`` its chances at every decision (see the module docstring), and each
+    abstraction of ``abstractions`` its key and choices (``Grouping``; one information state must always get
+    the same ones)."""
     started = time.perf_counter()
     players = game.num_players()
     if players != 2:
@@ -98,6 +106,7 @@ def export_tree(
     tree = ExportedTree(path, information_states=[{} for _ in range(players)], actions=game.num_distinct_actions())
     numbers: list[dict[str, int]] = [{} for _ in range(players)]
     bot_chances: dict[str, list[float]] = {name: [] for name in (bots or {})}
+    seen: dict[str, tuple[list[tuple[int, str]], list[str]]] = {name: ([], []) for name in (abstractions or {})}
     outcomes: dict[tuple[float, ...], int] = {}
     start = root if root is not None else game.new_initial_state()
     everything = list(range(game.num_distinct_actions()))
@@ -152,7 +161,17 @@ def export_tree(
                         slots.extend(chances)
                     elif slots[offset : offset + len(legal)] != chances:
                         raise ValueError(f"bot {name} gives two histories of one information state different chances")
+                for name, abstraction in (abstractions or {}).items():
+                    key, choices = abstraction(state)
+                    keys, choice_names = seen[name]
+                    sees = (player, key), [choices.get(a, "") for a in legal]
+                    if known == len(keys):
+                        keys.append(sees[0])
+                        choice_names.extend(sees[1])
+                    elif (keys[known], choice_names[build.offsets[known] : build.offsets[known] + len(legal)]) != sees:
+                        raise ValueError(f"abstraction {name} sees two histories of one information state differently")
     tree.arrays = build.tree()
+    tree.groupings = {name: Grouping.of(tree.arrays, *seen[name]) for name in seen}
     tree.bot_strategies = {name: np.array(chances) for name, chances in bot_chances.items()}
     tree.policies = {name: _efg_table(tree, strategy) for name, strategy in tree.bot_strategies.items()}
     tree.seconds = time.perf_counter() - started
@@ -365,31 +384,54 @@ class GameTree:
             value[level.parents] = sums
         return value
 
-    def best_response(self, strategy: np.ndarray, player: int) -> float:
-        """What ``player`` wins (its own return) with a best response to the other's ``strategy``."""
+    def best_response(self, strategy: np.ndarray, player: int, grouping: Grouping | None = None) -> float:
+        """What ``player`` wins (its own return) with a best response to the other's ``strategy``; with a
+        ``grouping``, the best response that sees only the abstraction's keys (``abstract_response``)."""
+        return self.abstract_response(strategy, player, grouping)[0]
+
+    def abstract_response(
+        self, strategy: np.ndarray, player: int, grouping: Grouping | None = None
+    ) -> tuple[float, np.ndarray]:
+        """A pure best response of ``player`` to the other's ``strategy`` by backward induction, depth by
+        depth, and what it wins; the response as a 0/1 chance per slot (the other player's slots 0).
+
+        Without a ``grouping`` it chooses at each information state: the exact best response. With one, it
+        chooses once per key of the grouping (an abstraction's key, at one depth), the choice of highest
+        counterfactual value summed over the key's histories, played at each of them as the action the
+        abstraction stands for: a strategy of the real game that sees only the keys, so it never wins more than
+        the exact best response. Where the abstraction has perfect recall (``Grouping.recall_breaks``: none)
+        this is the best response within the abstraction; where it has not, backward induction is a
+        heuristic and its winnings a lower bound on the best such strategy's. What it wins is the exact value
+        of the pure strategy chosen, whatever the recall."""
         reach = self.reach(strategy)
         others = reach[1 - player] * reach[2]
         sign = 1.0 if player == 0 else -1.0
         value = sign * self.utility
+        pure = np.zeros(self.slots)
         for level in reversed(self.levels):
             mine = level.by[player]
             slots = self.edge_slot[mine]
             q = np.bincount(slots, others[self.parent[mine]] * value[mine], self.slots)
-            best = np.full(len(self.offset), -np.inf)
-            np.maximum.at(best, self.slot_info[slots], q[slots])
-            top = np.zeros(self.slots, dtype=bool)
-            top[slots] = q[slots] >= best[self.slot_info[slots]]
-            counted = np.cumsum(top)
-            before = counted[self.offset] - top[self.offset]
-            chosen = top & (counted - before[self.slot_info] == 1)  # the first best action of each state
+            if grouping is None:
+                best = np.full(len(self.offset), -np.inf)
+                np.maximum.at(best, self.slot_info[slots], q[slots])
+                top = np.zeros(self.slots, dtype=bool)
+                top[slots] = q[slots] >= best[self.slot_info[slots]]
+                counted = np.cumsum(top)
+                before = counted[self.offset] - top[self.offset]
+                chosen = top & (counted - before[self.slot_info] == 1)  # the first best action of each state
+            else:
+                chosen = grouping.choose(np.unique(slots), q)
+            pure[slots] = chosen[slots]
             weights = self._weights(strategy, level)
             weights[np.isin(level.nodes, mine)] = chosen[self.edge_slot[level.nodes[np.isin(level.nodes, mine)]]]
             value[level.parents] = np.bincount(level.inverse, weights * value[level.nodes], len(level.parents))
-        return float(value[0])
+        return float(value[0]), pure
 
-    def exploitability(self, strategy: np.ndarray) -> float:
-        """OpenSpiel's exploitability: NashConv / 2, the mean gain of the two best responses."""
-        return (self.best_response(strategy, 0) + self.best_response(strategy, 1)) / 2
+    def exploitability(self, strategy: np.ndarray, grouping: Grouping | None = None) -> float:
+        """OpenSpiel's exploitability: NashConv / 2, the mean gain of the two best responses; with a
+        ``grouping``, of the two best responses that see only its keys (``abstract_response``)."""
+        return (self.best_response(strategy, 0, grouping) + self.best_response(strategy, 1, grouping)) / 2
 
     def cfr_plus(
         self, iterations: int, checkpoints: int = 20, progress: Callable[[int, float], None] | None = None
@@ -423,3 +465,86 @@ class GameTree:
                 if progress is not None:
                     progress(*curve[-1])
         return curve, self.normalised(totals)
+
+
+@dataclass
+class Grouping:
+    """A tree's information states grouped by an abstraction's keys (``export_tree``'s ``abstractions``).
+
+    A *key* is a player's abstract key at one depth of the tree (a key met at several depths is one key per
+    depth: ``split_keys`` counts the extra ones); a *group* is a key with one of its abstract choices. Each slot belongs
+    to the group of the choice its action stands for, or to none (-1: an action the abstraction does not
+    choose, as a second card of one power)."""
+
+    slot_group: np.ndarray
+    group_key: np.ndarray
+    info_key: np.ndarray  # per information state: its key
+    key_player: np.ndarray
+    split_keys: int  # how many more keys than the abstraction's own (one met at n depths counts n - 1)
+
+    @classmethod
+    def of(cls, tree: GameTree, keys: list[tuple[int, str]], names: list[str]) -> Grouping:
+        """The grouping of ``tree`` from each information state's (player, key) and each slot's choice name."""
+        depth = tree.depth[tree.representative]
+        key_ids: dict[tuple[int, str, int], int] = {}
+        info_key = np.array(
+            [key_ids.setdefault((p, k, int(d)), len(key_ids)) for (p, k), d in zip(keys, depth, strict=True)],
+            dtype=np.int64,
+        )
+        split = len({(p, k) for p, k, _ in key_ids})
+        group_ids: dict[tuple[int, str], int] = {}
+        group_key: list[int] = []
+        slot_group = np.full(tree.slots, -1, dtype=np.int64)
+        for slot, name in enumerate(names):
+            if name:
+                key = int(info_key[tree.slot_info[slot]])
+                group = group_ids.setdefault((key, name), len(group_ids))
+                if group == len(group_key):
+                    group_key.append(key)
+                slot_group[slot] = group
+        key_player = np.zeros(len(key_ids), dtype=np.int8)
+        for (p, _, _), k in key_ids.items():
+            key_player[k] = p
+        counts = np.bincount(info_key[tree.slot_info[slot_group >= 0]], minlength=len(key_ids))
+        if np.any(counts == 0):
+            raise ValueError("an abstraction gives an information state no choice it can take")
+        return cls(slot_group, np.array(group_key, dtype=np.int64), info_key, key_player, len(key_ids) - split)
+
+    @property
+    def keys(self) -> int:
+        return len(self.key_player)
+
+    def choose(self, slots: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Given the counterfactual value ``q`` of each slot of ``slots`` (one depth, one player), the slots of
+        each key's best choice (its first, by group number, of highest value summed over the key's slots)."""
+        groups = self.slot_group[slots]
+        valid = groups >= 0
+        value = np.bincount(groups[valid], q[slots[valid]], len(self.group_key))
+        present = np.unique(groups[valid])
+        best = np.full(self.keys, -np.inf)
+        np.maximum.at(best, self.group_key[present], value[present])
+        winners = present[value[present] >= best[self.group_key[present]]]
+        first = np.full(self.keys, len(self.group_key), dtype=np.int64)
+        np.minimum.at(first, self.group_key[winners], winners)
+        chosen = np.zeros(len(self.slot_group), dtype=bool)
+        picked = slots[valid][first[self.group_key[groups[valid]]] == groups[valid]]
+        chosen[picked] = True
+        return chosen
+
+    def recall_breaks(self, tree: GameTree, player: int) -> int:
+        """How many of ``player``'s keys hold histories reached by different sequences of the player's own
+        earlier choices (imperfect recall, where backward induction is not the best response within the
+        abstraction): a key is counted when the histories of it that the abstraction can reach do not all
+        follow the same last choice of the player (by induction, the same sequence of them)."""
+        last = np.full(len(tree.parent), -1, dtype=np.int64)  # the last group ``player`` chose on the path
+        reachable = np.ones(len(tree.parent), dtype=bool)  # by the abstraction's choices alone
+        for level in tree.levels:
+            last[level.nodes] = last[tree.parent[level.nodes]]
+            reachable[level.nodes] = reachable[tree.parent[level.nodes]]
+            mine = level.by[player]
+            last[mine] = self.slot_group[tree.edge_slot[mine]]
+            reachable[mine] &= last[mine] >= 0
+        decisions = np.nonzero((tree.kind == DECISION) & (tree.player == player) & reachable)[0]
+        pairs = np.unique(np.stack([self.info_key[tree.info[decisions]], last[decisions]]), axis=1)
+        _, counts = np.unique(pairs[0], return_counts=True)
+        return int(np.sum(counts > 1))
