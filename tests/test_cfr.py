@@ -238,6 +238,27 @@ def test_the_betting_profile_reads_the_threshold_bot_s_rules() -> None:
     assert n > 5 and rates.get("accept", 0.0) == 0.0
 
 
+def test_the_trut_betting_profile_reads_the_threshold_bot_s_trut_rules() -> None:
+    """``teach.profile`` in 2-player Trut counts the truts and the answers to a trut: every ask to trut, at
+    its turn and out of turn, and each hand once; without bluffs the threshold bot truts in no hand of the
+    two weakest fifths (its effective strength stays below trut_at) and in every hand of the top fifth (at
+    its first ask); bluffing always, it truts in every hand; it sees
+    a trut with hands of the top fifth and folds most of the weakest fifth's (see_at 0.55)."""
+    honest = profile("threshold:trut_bluff=0", 60, variant="trut")
+    assert honest.hand_raise_rate(FIFTHS[:2]) == (0.0, honest.hand_raise_rate(FIFTHS[:2])[1])
+    assert honest.hand_raise_rate(FIFTHS[:2])[1] > 50
+    assert honest.hand_raise_rate(FIFTHS[4:])[0] == 1.0
+    assert honest.raise_rate(FIFTHS[:2])[0] == 0.0
+    opportunities, hands = honest.raise_rate(FIFTHS[:2])[1], honest.hand_raise_rate(FIFTHS[:2])[1]
+    assert 3 < opportunities / hands < 7  # at most 3 turns a hand: the rest are asks out of turn
+    bluffing = profile("threshold:trut_bluff=1", 20, variant="trut")
+    assert bluffing.hand_raise_rate()[0] == 1.0 and bluffing.hand_raise_rate()[1] > 30
+    strong, n = honest.answer_rates(FIFTHS[4])
+    weak, m = honest.answer_rates(FIFTHS[0])
+    assert n > 5 and strong == {"accept": 1.0}
+    assert m > 5 and weak.get("fold", 0.0) > 0.8 and "raise" not in weak
+
+
 def test_a_trained_best_response_wins_what_the_exact_best_response_wins(tmp_path: Path) -> None:
     """One deal of the 8-card Trut: a policy trained 40 iterations, then a best response to it trained
     (``against``); each seat's best response wins against the policy at least 97% of the exact best
