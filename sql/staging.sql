@@ -254,7 +254,7 @@ ladder_rows as (
         verb,
         verb in ('envit', 'torne', 'falta', 'envit-falta') as is_call
     from stg_events
-    where verb in ('envit', 'torne', 'falta', 'envit-falta', 'accept', 'fold')
+    where envit_step  -- the writer's fact: exactly this view's rows, so the window below sees no other
 ),
 
 sequenced as (

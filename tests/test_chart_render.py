@@ -37,3 +37,21 @@ def test_a_cache_that_cannot_be_written_still_gives_the_bundle(tmp_path: Path) -
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     assert "vegaEmbed" in render.bundle(render.vegalite_version(), blocked / "cache")
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def test_a_chart_several_screens_tall_is_rasterised_within_the_pixel_budget() -> None:
+    version = render.vegalite_version()
+    small_svg, small_png = render.chart_files(SPEC, version)
+    width, height = _png_size(small_png)
+    assert render.png_scale(small_svg) == render.PNG_SCALE and width * height <= render.PNG_MAX_PIXELS
+    tall = {**SPEC, "width": 800, "height": 6000}
+    svg, png = render.chart_files(tall, version)
+    scale = render.png_scale(svg)
+    assert 1 <= scale < render.PNG_SCALE
+    width, height = _png_size(png)
+    assert width * height <= render.PNG_MAX_PIXELS < width * height * ((scale + 0.02) / scale) ** 2  # the largest fit
+    assert render.png_scale('<svg width="100000" height="100000">') == 1  # never below the SVG's own size

@@ -22,13 +22,13 @@ Every interval is at ``LEVEL`` and every verdict at significance ``ALPHA``.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import optimize, special, stats
 
 from pipeline.names import counted
 
@@ -77,6 +77,8 @@ def t_estimate(values: ArrayLike, null: float = 0.0, level: float = LEVEL) -> Es
         return Estimate(n, mean, None, None, None)
     if np.ptp(x) == 0:
         return Estimate(n, mean, mean, mean, 1.0 if mean == null else 0.0)
+    from scipy import stats  # imported here: it takes half a second, and most reports need no t-interval
+
     sem = float(x.std(ddof=1)) / math.sqrt(n)
     half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * sem
     p_value = float(2 * stats.t.sf(abs(mean - null) / sem, n - 1))
@@ -87,11 +89,12 @@ def wilson_interval(successes: int, trials: int, level: float = LEVEL) -> tuple[
     """The Wilson score interval of a proportion ``successes / trials`` (for rates over independent games)."""
     if trials <= 0 or not 0 <= successes <= trials:
         raise ValueError(f"a Wilson interval needs 0 <= successes <= trials and trials > 0, got {successes}/{trials}")
-    z = float(stats.norm.ppf(0.5 + level / 2))
+    z = statistics.NormalDist().inv_cdf(0.5 + level / 2)
     rate, shrink = successes / trials, 1 + z * z / trials
     centre = (rate + z * z / (2 * trials)) / shrink
     half = z / shrink * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends, not rounded near them
+    return low, 1.0 if successes == trials else min(1.0, centre + half)
 
 
 def format_p(p_value: float | None, alpha: float = ALPHA) -> str:
@@ -123,7 +126,7 @@ def pairs_needed(pair_score_variance: float, difference: float = 0.01, alpha: fl
             f"pairs_needed needs 0 < difference <= 0.5, 0 < alpha < 1, 0 < power < 1, "
             f"got {difference}, {alpha}, {power}"
         )
-    z = float(stats.norm.ppf(1 - alpha / 2)) + float(stats.norm.ppf(power))
+    z = statistics.NormalDist().inv_cdf(1 - alpha / 2) + statistics.NormalDist().inv_cdf(power)
     return math.ceil(z * z * pair_score_variance / (difference * difference))
 
 
@@ -283,6 +286,8 @@ def _bt_log_strengths(wins: NDArray[np.float64], pseudo: float) -> NDArray[np.fl
     theta = np.zeros((batch, n))
     likelihood = _bt_log_likelihood(won, theta)
     diagonal = np.arange(n)
+    from scipy import special  # scipy is imported where it is used: most reports need none of it
+
     for _ in range(200):
         beats = special.expit(theta[:, :, None] - theta[:, None, :])
         gradient = total_won - (games * beats).sum(-1)
@@ -395,6 +400,8 @@ def _support_programme(matrix: NDArray[np.float64]) -> tuple[NDArray[np.float64]
     )
     bound = np.concatenate([np.zeros(2 * n), [1 / SUPPORT_WEIGHT]])
     limits = [(0.0, None)] * n + [(0.0, 1.0)] * n
+    from scipy import optimize
+
     solved = optimize.linprog(objective, A_ub=upper, b_ub=bound, bounds=limits, method="highs")
     if solved.status != 0:
         raise ArithmeticError(f"the meta-game's linear programme failed: {solved.message}")
@@ -473,6 +480,8 @@ def _max_entropy(
     constraints: list[dict[str, Any]] = [{"type": "ineq", "fun": point, "jac": lambda t: basis}]
     if len(others):
         constraints.append({"type": "ineq", "fun": lambda t: others @ point(t), "jac": lambda t: others @ basis})
+    from scipy import optimize
+
     solved = optimize.minimize(
         negative_entropy,
         np.zeros(basis.shape[1]),

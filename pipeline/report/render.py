@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import multiprocessing
 import multiprocessing.connection
 import os
+import re
 import signal
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,6 +43,11 @@ from pipeline.workers import WorkerDied
 PNG_SCALE = 2
 """The PNG files' pixels per SVG pixel: sharp on a high-density screen and in print."""
 
+PNG_MAX_PIXELS = 8_000_000
+"""The most pixels a chart's PNG holds: a chart several screens tall is rasterised at the largest scale that
+keeps within it (never below 1, ``png_scale``). At ``PNG_SCALE`` such a chart made a PNG of 20 megapixels and
+5 MB, and its rasterising was a quarter of a report's CPU time."""
+
 GLOBALS_SNIPPET = "window.vegaEmbed = vegaEmbed;\nwindow.vega = vega;\nwindow.vegaLite = vegaLite;\n"
 """vl-convert's default bundle snippet, spelled out: the three libraries as globals for the page."""
 
@@ -54,10 +61,25 @@ def vegalite_version() -> str | None:
 
 
 def chart_files(spec: dict[str, Any], vl_version: str | None) -> tuple[str, bytes]:
-    """A Vega-Lite spec drawn as an SVG document and that SVG rasterised as a PNG at ``PNG_SCALE``."""
+    """A Vega-Lite spec drawn as an SVG document and that SVG rasterised as a PNG at ``png_scale``."""
     svg: str = vlc.vegalite_to_svg(spec, vl_version=vl_version)
-    png: bytes = vlc.svg_to_png(svg, scale=PNG_SCALE)
+    png: bytes = vlc.svg_to_png(svg, scale=png_scale(svg))
     return svg, png
+
+
+_SVG_SIZE = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
+
+
+def png_scale(svg: str) -> float:
+    """``PNG_SCALE``, or less for a chart whose PNG would hold more than ``PNG_MAX_PIXELS``: the largest scale
+    within them, never below 1 (an SVG whose size cannot be read keeps ``PNG_SCALE``)."""
+    size = _SVG_SIZE.search(svg[:1000])
+    if size is None:
+        return PNG_SCALE
+    area = float(size[1]) * float(size[2])
+    if area * PNG_SCALE * PNG_SCALE <= PNG_MAX_PIXELS:
+        return PNG_SCALE
+    return max(1.0, math.floor(math.sqrt(PNG_MAX_PIXELS / area) * 100) / 100)
 
 
 def bundle(vl_version: str | None, cache: Path | None = None) -> str:
