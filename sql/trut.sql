@@ -94,10 +94,15 @@ hand_events as (
 
 seated_hands as (
     select distinct
-        trut_hands.*,
-        seat_policy(seats.policy, seats.player, seats.seat) as policy
+        trut_hands.dataset,
+        trut_hands.game_id,
+        trut_hands.hand_no,
+        trut_hands.variant,
+        trut_hands.players,
+        seat_policies.policy
     from trut_hands
-    inner join stg_seats as seats using (dataset, game_id, hand_no)
+    inner join int_seat_policies as seat_policies using (dataset, game_id)
+    where trut_hands.special is null or trut_hands.special in ('fortial', 'fortial_both')
 ),
 
 truts as (
@@ -117,7 +122,6 @@ trut_rate as (
     from seated_hands
     left join (select distinct dataset, game_id, hand_no, policy from truts) as truted
         using (dataset, game_id, hand_no, policy)
-    where seated_hands.special is null or seated_hands.special in ('fortial', 'fortial_both')
     group by seated_hands.variant, seated_hands.players, seated_hands.policy
 ),
 
@@ -192,10 +196,10 @@ timing as (
         'timing' as measure,
         timing as level,
         trick_no,
-        count(*) over (partition by variant, players, policy, trick_no) as n,
-        count(*) over (partition by variant, players, policy, trick_no, timing) as count
+        (sum(count(*)) over (partition by variant, players, policy, trick_no))::bigint as n,
+        count(*) as count
     from judged_truts
-    qualify row_number() over (partition by variant, players, policy, trick_no, timing) = 1
+    group by variant, players, policy, trick_no, timing
 ),
 
 deciders as (
@@ -294,10 +298,10 @@ chanson_cards as (
         'chanson_cards' as measure,
         arg as level,
         null::bigint as trick_no,
-        count(*) over (partition by variant, players, policy) as n,
-        count(*) over (partition by variant, players, policy, arg) as count
+        (sum(count(*)) over (partition by variant, players, policy))::bigint as n,
+        count(*) as count
     from asks
-    qualify row_number() over (partition by variant, players, policy, arg) = 1
+    group by variant, players, policy, arg
 ),
 
 measures as (
