@@ -224,3 +224,10 @@ def test_the_first_trick_s_difference_has_the_interval_of_one_rate_doubled_with_
     (found,) = claims.all_claims({"first_trick_value": pl.DataFrame([row])})
     assert (found.value, found.low, found.high) == pytest.approx((0.5, 0.44, 0.56))  # not +/- 0.042 combined
     assert found.null == 0.0 and found.n == 1000 and "+50.0 pp" in found.text
+
+
+def test_the_charts_go_to_the_drawing_workers_largest_first_and_ties_keep_their_order() -> None:
+    from pipeline.report.page import _largest_first
+
+    frames = {name: pl.DataFrame({"x": list(range(rows))}) for name, rows in (("a", 1), ("b", 3), ("c", 3), ("d", 0))}
+    assert _largest_first(["a", "b", "c", "d"], frames) == ["b", "c", "a", "d"]

@@ -223,25 +223,30 @@ def render_page(
             charts_dir = tmp / "charts"
             charts_dir.mkdir()
 
-            def export(name: str, spec: dict[str, Any]) -> None:
+            def draw(name: str, spec: dict[str, Any]) -> None:
                 draws.draw(spec, charts_dir / f"{name}.svg", charts_dir / f"{name}.png")
-                specs[name] = spec
-                drawn.append(name)
 
             for name, headline in story.charts:
                 say(f"drawing {name}")
-                export(name, headline.to_dict())
+                specs[name] = headline.to_dict()
+                draw(name, specs[name])
+                drawn.append(name)
+            conformed = {name: conform(name, frames[name]) if name in CHARTS else frames[name] for name in names}
+            built: dict[str, dict[str, Any] | None] = {}
+            for name in _largest_first([n for n in names if n in CHARTS], conformed):
+                say(f"drawing {name}")
+                built[name] = chart_spec(name, conformed[name])
+                if (spec := built[name]) is not None:
+                    draw(name, spec)
             for name in names:
-                frame = conform(name, frames[name]) if name in CHARTS else frames[name]
+                frame = conformed[name]
                 findings[name] = per_policy(name, frame, units) if name in SUMMARIES else []
                 if name == COMPARISON and caveat:  # before the settings are ranked
                     findings[name] = [caveat, *findings[name]]
-                spec: dict[str, Any] | None = None
-                if name in CHARTS:
-                    say(f"drawing {name}")
-                    spec = chart_spec(name, frame)
+                spec = built.get(name)
                 if spec is not None:
-                    export(name, spec)
+                    specs[name] = spec
+                    drawn.append(name)
                 part = _part_of(name)
                 if part != current_part and part in _PARTS:
                     sections.append(_part(part))
@@ -293,6 +298,13 @@ def _unchecked() -> contextlib.AbstractContextManager[None]:
     from altair.utils.schemapi import debug_mode
 
     return debug_mode(False)
+
+
+def _largest_first(names: Sequence[str], frames: Mapping[str, pl.DataFrame]) -> list[str]:
+    """``names`` by their frames' rows, most first (in their order among equals): the order in which their
+    charts are handed to the drawing workers, the longest drawings first, so that the last to finish is a short
+    one and no worker draws alone at the end while the other waits."""
+    return sorted(names, key=lambda name: -frames[name].height)
 
 
 @contextlib.contextmanager
