@@ -4,8 +4,9 @@ Each statistic is one file ``sql/NAME.sql`` whose header states its grain, its c
 parameters; ``sql/staging.sql`` defines the typed views it reads (``stg_games``, ``stg_hands``,
 ``stg_seats``, ``stg_events``), the intermediate views ``int_envit_steps`` and ``int_raise_answers``
 (the envit kept apart from the raise ladder), ``int_answers_to_raises`` and ``int_raise_outcomes`` (each
-answer paired with the raise it faces, and each answered raise's outcome), ``int_seat_policies`` and
-``int_side_policies`` (each seat's and each side's policy label in a game), and the ``seat_policy`` (a
+answer paired with the raise it faces, and each answered raise's outcome), ``int_seat_policies``,
+``int_game_policies`` and ``int_side_policies`` (each seat's, all the seats' and each side's policy labels in a
+game), and the ``seat_policy`` (a
 seat's policy label), ``wilson_low``/``wilson_high``, ``side_points`` and ``others_points`` macros (three
 sides in 3-player Trut). The statistics are declared in ``pipeline.statistics`` (their registry, whose
 names this module re-exports); this module holds ``compute``, which checks the dataset folders, opens an

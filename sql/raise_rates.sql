@@ -1,7 +1,7 @@
 -- raise_rates: how often a seat raises when it may.
 --
 -- Grain: one row per (variant, players, policy, decision, stake, trick_no); only combinations that occur.
--- policy = the deciding seat's (int_seat_policies in sql/staging.sql): two bots' decisions are never pooled.
+-- policy = the deciding seat's (int_game_policies in sql/staging.sql): two bots' decisions are never pooled.
 --   decision 'raise'             a seat's own move (answers = false) where a raise was legal
 --                                (could_raise = true)
 --   decision 'accept_and_raise'  an answer to a pending raise (answers = true) where raising back
@@ -27,22 +27,22 @@
 with
 
 games as (
-    select dataset, game_id, variant, players
+    select dataset, game_id, variant, players, game_policies.seat_policies
     from stg_games
+    left join int_game_policies as game_policies using (dataset, game_id)
 ),
 
 chances as (
     select
         games.variant,
         games.players,
-        seat_policies.policy,
+        games.seat_policies[events.seat + 1] as policy,
         case when events.answers then 'accept_and_raise' else 'raise' end as decision,
         events.stake_before as stake,
         events.trick_no,
         events.kind = 'raise' as raised
     from stg_events as events
     inner join games using (dataset, game_id)
-    left join int_seat_policies as seat_policies using (dataset, game_id, seat)
     anti join int_forced_raises as forced using (dataset, game_id, hand_no, seq)
     where events.could_raise and events.answers is not null and events.verb <> 'redeal' and not events.envit_step
 ),
