@@ -42,7 +42,7 @@ def identity(state: Any) -> tuple[str, dict[int, str]]:
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Any:
     folder = tmp_path_factory.mktemp("abstract")
     policy = folder / "p.json.gz"
-    train_policy(TrainConfig("trut", (("deck", "8"), ("players", "2")), 400, 1), policy)
+    train_policy(TrainConfig("trut", (("deck", "8"), ("players", "2")), 3000, 1), policy)
     game = load_small_game("trut", 2, REDUCED)
     bots = {"cfr": state_policy(CfrPolicy(policy))}
     bots.update({spec: state_policy(parse_policy(spec)) for spec in ("random", "threshold")})
@@ -90,6 +90,23 @@ def test_the_abstract_response_chooses_once_per_key_and_wins_its_own_value(expor
         played = np.where(tree.info_player[tree.slot_info] == player, pure, strategy)
         sign = 1.0 if player == 0 else -1.0
         assert won == pytest.approx(sign * tree.values(played)[0], abs=1e-12)
+
+
+def test_passes_weighed_by_the_player_s_own_reach_win_more_where_recall_breaks(exported: Any) -> None:
+    """Where the abstraction forgets the seat's own choices, backward induction alone weighs histories the
+    response never reaches: the further passes never win less than the first, win more somewhere, and
+    change nothing without an abstraction."""
+    tree, cfr, plain = exported.arrays, exported.groupings["cfr"], exported.groupings["identity"]
+    gained = 0.0
+    for strategy in exported.bot_strategies.values():
+        for player in (0, 1):
+            once = tree.abstract_response(strategy, player, cfr, passes=1)[0]
+            more = tree.abstract_response(strategy, player, cfr)[0]
+            assert more >= once - 1e-12
+            gained = max(gained, more - once)
+            exact = tree.abstract_response(strategy, player, plain, passes=1)[0]
+            assert tree.abstract_response(strategy, player, plain)[0] == pytest.approx(exact, abs=1e-12)
+    assert gained > 1e-4
 
 
 def test_recall_breaks_are_found_where_the_abstraction_forgets(exported: Any) -> None:

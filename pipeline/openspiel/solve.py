@@ -390,7 +390,7 @@ class GameTree:
         return self.abstract_response(strategy, player, grouping)[0]
 
     def abstract_response(
-        self, strategy: np.ndarray, player: int, grouping: Grouping | None = None
+        self, strategy: np.ndarray, player: int, grouping: Grouping | None = None, passes: int = 10
     ) -> tuple[float, np.ndarray]:
         """A pure best response of ``player`` to the other's ``strategy`` by backward induction, depth by
         depth, and what it wins; the response as a 0/1 chance per slot (the other player's slots 0).
@@ -400,11 +400,33 @@ class GameTree:
         counterfactual value summed over the key's histories, played at each of them as the action the
         abstraction stands for: a strategy of the real game that sees only the keys, so it never wins more than
         the exact best response. Where the abstraction has perfect recall (``Grouping.recall_breaks``: none)
-        this is the best response within the abstraction; where it has not, backward induction is a
-        heuristic and its winnings a lower bound on the best such strategy's. What it wins is the exact value
-        of the pure strategy chosen, whatever the recall."""
+        this is the best response within the abstraction. Where it has not, a key's histories may be reached
+        by different choices of the player's own, and backward induction alone weighs them as if all were
+        reached: so further passes (up to ``passes`` in all, while what it wins grows) weigh each history also
+        by the player's own reach under the last pass's response (a history it does not reach by 1e-6, so that
+        its choice still follows its values), and the best pass is kept. That is still a heuristic, its
+        winnings a lower bound on the best such strategy's. What it wins is the exact value of the pure
+        strategy returned, whatever the recall."""
+        won, pure = self._backward(strategy, player, grouping, None)
+        if grouping is None:
+            return won, pure
+        for _ in range(passes - 1):
+            played = np.where(self.info_player[self.slot_info] == player, pure, strategy)
+            again, response = self._backward(strategy, player, grouping, self.reach(played)[player] + 1e-6)
+            if again <= won + 1e-12:
+                break
+            won, pure = again, response
+        return won, pure
+
+    def _backward(
+        self, strategy: np.ndarray, player: int, grouping: Grouping | None, own: np.ndarray | None
+    ) -> tuple[float, np.ndarray]:
+        """One pass of ``abstract_response``; ``own``: the weight of each history for the player's choices
+        (None: 1 everywhere)."""
         reach = self.reach(strategy)
         others = reach[1 - player] * reach[2]
+        if own is not None:
+            others = others * own
         sign = 1.0 if player == 0 else -1.0
         value = sign * self.utility
         pure = np.zeros(self.slots)
