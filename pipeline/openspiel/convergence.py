@@ -16,8 +16,8 @@ its ``probabilities``, and with the abstraction's keys. For each file:
   chooses among its abstract actions (``GameTree.abstract_response`` with the abstraction's ``Grouping``).
   It plays a strategy of the real game, so it never exceeds the first. The abstraction does not always
   recall the seat's own earlier choices (``Grouping.recall_breaks``); where it does not, the response found
-  by backward induction is a strategy within the abstraction, not always the best one, and this figure a
-  lower bound on the abstract game's exploitability.
+  by backward induction (with its further passes) is a strategy within the abstraction, not always the best
+  one, and this figure a lower bound on the abstract game's exploitability.
 
 The bots (``--bot``, the random and threshold bots by default) are measured on the same tree. It writes to
 ``out`` ``convergence.json`` (every number), ``convergence.csv`` (the curve) and ``convergence.png`` /
