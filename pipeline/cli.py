@@ -854,6 +854,9 @@ def equilibrium(
             show_default=False,
         ),
     ] = [],  # noqa: B006
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="Seed of the search bot, made deterministic per information state.")
+    ] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress lines.")] = False,
 ) -> None:
     """One hand of a small variant solved exactly: its deals, histories and information states, CFR+'s
@@ -865,7 +868,7 @@ def equilibrium(
         _fail("truc equilibrium needs OpenSpiel: pip install 'truc-lab[research]'")
     say = None if quiet else (lambda line: typer.echo(line, err=True))
     options = _pairs(option, "--option") if option else dict(SMALL_OPTIONS.get(variant, {}))
-    figures = equilibrium_figures(variant, players, options, iterations, out, tuple(bot) or DEFAULT_BOTS, say)
+    figures = equilibrium_figures(variant, players, options, iterations, out, tuple(bot) or DEFAULT_BOTS, say, seed)
     for line in figures.lines():
         typer.echo(line)
     typer.echo(f"figures written to {out}")

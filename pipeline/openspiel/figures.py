@@ -3,8 +3,9 @@ its iterations, and the exact exploitability of bots (``truc equilibrium`` print
 
 ``equilibrium_figures`` loads one hand of the variant (``scope=hand``, each seat's cards one chance outcome:
 ``deal=hands``), exports its tree once (``solve.export_tree``), measures each bot by its ``probabilities``
-and runs CFR+, then writes to its folder ``figures.json`` (every number), ``cfr_plus.csv`` (the curve) and
-``exploitability.png`` / ``.svg`` (the curve and the bots, an Altair chart).
+(the search bot made deterministic from a seed: ``bots.seeded_search``) and runs CFR+, then writes to its
+folder ``figures.json`` (every number), ``cfr_plus.csv`` (the curve) and ``exploitability.png`` / ``.svg``
+(the curve and the bots, an Altair chart).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class Figures:
     cfr_plus_seconds: float = 0.0
     bots: dict[str, float] = field(default_factory=dict)
     openspiel_check: float = math.nan  # pyspiel.exploitability of CFR+'s last average policy
+    seed: int = 0  # the deterministic search bot's base seed (bots.seeded_search)
 
     def lines(self) -> list[str]:
         """The figures as the command prints them."""
@@ -100,12 +102,14 @@ def equilibrium_figures(
     out: Path,
     bots: Sequence[str] = DEFAULT_BOTS,
     say: Callable[[str], None] | None = None,
+    seed: int = 0,
 ) -> Figures:
-    """Measure a small game (see the module docstring) and write the figures to the folder ``out``."""
+    """Measure a small game (see the module docstring) and write the figures to the folder ``out``; ``seed`` is
+    the search bot's."""
     tell = say or (lambda _: None)
     game = load_small_game(variant, players, options)
     out.mkdir(parents=True, exist_ok=True)
-    policies = {spec: state_policy(parse_policy(spec)) for spec in bots}
+    policies = {spec: state_policy(parse_policy(spec), seed) for spec in bots}
     tell(f"exporting the tree of {game}")
     tree = export_tree(game, out / "tree.efg", policies, progress=lambda n: tell(f"{n:,} histories"))
     figures = Figures(
@@ -116,6 +120,7 @@ def equilibrium_figures(
         tree.decisions,
         tree.infostate_counts(),
         tree.seconds,
+        seed=seed,
     )
     arrays = tree.arrays
     assert arrays is not None
