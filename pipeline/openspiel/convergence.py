@@ -189,7 +189,7 @@ def convergence_chart(result: Convergence, cfr_plus_end: tuple[int, float] | Non
     rows = [
         {"iterations": p.iterations, "exploitability": value, "best response": seen}
         for p in result.points
-        for seen, value in (("real game", p.real), ("abstract game", p.abstract))
+        for seen, value in (("real game", p.real), ("abstract game (a lower bound)", p.abstract))
         if value > 0
     ]
     rules = [{"reference": spec, "exploitability": v} for spec, v in result.bots.items()]
@@ -213,8 +213,13 @@ def convergence_chart(result: Convergence, cfr_plus_end: tuple[int, float] | Non
     return (
         alt.layer(lines, marks)
         .resolve_scale(color="independent")
-        .properties(title=f"{result.game}: the cfr bot's training, measured exactly", width=520, height=340)
+        .properties(title=f"{_setting(result)}: the cfr bot's training, measured exactly", width=520, height=340)
     )
+
+
+def _setting(result: Convergence) -> str:
+    """The game measured, as a reader names it: ``trut, deck=8, one hand`` (not OpenSpiel's game string)."""
+    return ", ".join([result.variant, *(f"{key}={value}" for key, value in sorted(result.options.items())), "one hand"])
 
 
 def main(argv: list[str] | None = None) -> None:
