@@ -27,21 +27,19 @@ The bots (``--bot``, the random and threshold bots by default) are measured on t
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import altair as alt
-import vl_convert as vlc
 
 from pipeline.openspiel.bots import state_abstraction, state_policy
-from pipeline.openspiel.figures import SMALL_OPTIONS, load_small_game
+from pipeline.openspiel.figures import SMALL_OPTIONS, load_small_game, write_measure
 from pipeline.openspiel.mccfr import TrainConfig, train_policy
 from pipeline.openspiel.solve import StatePolicy, export_tree
 from pipeline.policies import parse_policy
@@ -170,17 +168,14 @@ def convergence_curve(
 
 
 def write_convergence(result: Convergence, out: Path) -> None:
-    (out / "convergence.json").write_text(json.dumps(asdict(result), indent=2) + "\n", "utf-8")
-    with (out / "convergence.csv").open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["iterations", "training_seconds", "real", "abstract"])
-        writer.writerows([p.iterations, round(p.training_seconds, 1), p.real, p.abstract] for p in result.points)
     figures = out / "figures.json"
     cfr_plus = json.loads(figures.read_text("utf-8")).get("cfr_plus") if figures.is_file() else None
     end = None if not cfr_plus else (int(cfr_plus[-1][0]), float(cfr_plus[-1][1]))
-    spec = convergence_chart(result, end).to_dict()
-    (out / "convergence.png").write_bytes(vlc.vegalite_to_png(spec, scale=2))
-    (out / "convergence.svg").write_text(vlc.vegalite_to_svg(spec), "utf-8")
+    write_measure(
+        out, "convergence", result, "convergence", ["iterations", "training_seconds", "real", "abstract"],
+        ([p.iterations, round(p.training_seconds, 1), p.real, p.abstract] for p in result.points),
+        "convergence", convergence_chart(result, end),
+    )  # fmt: skip
 
 
 def convergence_chart(result: Convergence, cfr_plus_end: tuple[int, float] | None) -> alt.TopLevelMixin:

@@ -14,7 +14,7 @@ import csv
 import json
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,14 +140,32 @@ def equilibrium_figures(
 
 
 def write_figures(figures: Figures, out: Path) -> None:
-    (out / "figures.json").write_text(json.dumps(asdict(figures), indent=2) + "\n", "utf-8")
-    with (out / "cfr_plus.csv").open("w", newline="", encoding="utf-8") as f:
+    write_measure(
+        out, "figures", figures, "cfr_plus", ["iteration", "exploitability"], figures.cfr_plus,
+        "exploitability", exploitability_chart(figures),
+    )  # fmt: skip
+
+
+def write_measure(
+    out: Path,
+    record_name: str,
+    record: Any,
+    curve_name: str,
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    chart_name: str,
+    chart: alt.TopLevelMixin,
+) -> None:
+    """A measure's files in ``out``: its record (a dataclass) as ``RECORD_NAME.json``, its curve as
+    ``CURVE_NAME.csv`` (``header``, then ``rows``) and its chart as ``CHART_NAME.png`` (at scale 2) and ``.svg``."""
+    (out / f"{record_name}.json").write_text(json.dumps(asdict(record), indent=2) + "\n", "utf-8")
+    with (out / f"{curve_name}.csv").open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["iteration", "exploitability"])
-        writer.writerows(figures.cfr_plus)
-    spec = exploitability_chart(figures).to_dict()
-    (out / "exploitability.png").write_bytes(vlc.vegalite_to_png(spec, scale=2))
-    (out / "exploitability.svg").write_text(vlc.vegalite_to_svg(spec), "utf-8")
+        writer.writerow(header)
+        writer.writerows(rows)
+    spec = chart.to_dict()
+    (out / f"{chart_name}.png").write_bytes(vlc.vegalite_to_png(spec, scale=2))
+    (out / f"{chart_name}.svg").write_text(vlc.vegalite_to_svg(spec), "utf-8")
 
 
 def exploitability_chart(figures: Figures) -> alt.TopLevelMixin:
