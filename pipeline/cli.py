@@ -840,7 +840,7 @@ def equilibrium(
         list[str],
         typer.Option(
             metavar="KEY=VALUE",
-            help="Variant option key=value, repeatable.  [default: deck=8 for trut]",
+            help="Variant option key=value, repeatable.  [default: deck=8 for trut, deck=7 for catalan]",
             show_default=False,
         ),
     ] = [],  # noqa: B006
@@ -850,7 +850,7 @@ def equilibrium(
         typer.Option(
             metavar="SPEC",
             help="A bot to measure (it must give its probabilities), repeatable.  "
-            "[default: random, threshold, and threshold with each trut parameter moved both ways]",
+            "[default: random, threshold, and threshold with each of its betting parameters moved both ways]",
             show_default=False,
         ),
     ] = [],  # noqa: B006
@@ -863,12 +863,12 @@ def equilibrium(
     exploitability against its iterations, and each bot's exact exploitability in points per hand (needs
     OpenSpiel: pip install 'truc-lab[research]'; docs/equilibrium.md)."""
     try:
-        from pipeline.openspiel.figures import DEFAULT_BOTS, SMALL_OPTIONS, equilibrium_figures
+        from pipeline.openspiel.figures import SMALL_OPTIONS, equilibrium_figures
     except ImportError:
         _fail("truc equilibrium needs OpenSpiel: pip install 'truc-lab[research]'")
     say = None if quiet else (lambda line: typer.echo(line, err=True))
     options = _pairs(option, "--option") if option else dict(SMALL_OPTIONS.get(variant, {}))
-    figures = equilibrium_figures(variant, players, options, iterations, out, tuple(bot) or DEFAULT_BOTS, say, seed)
+    figures = equilibrium_figures(variant, players, options, iterations, out, tuple(bot) or None, say, seed)
     for line in figures.lines():
         typer.echo(line)
     typer.echo(f"figures written to {out}")

@@ -95,7 +95,7 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 def test_every_option_combination_is_enumerated_once_and_only_valid_ones() -> None:
     """The combination tests of every variant's property file run on each of these."""
-    expected = {"catalan": 4, "french": 32, "trut": 40, "trut-gatinaise": 16, "trut-gatine": 8, "valencian": 32}
+    expected = {"catalan": 6, "french": 32, "trut": 40, "trut-gatinaise": 16, "trut-gatine": 8, "valencian": 32}
     for name, variant in VARIANTS.items():
         combinations = option_combinations(variant)
         assert len(combinations) == expected[name], name

@@ -18,7 +18,7 @@ from open_spiel.python.games import kuhn_poker  # noqa: E402, F401  (registers p
 from pipeline.engine.view import SeatView  # noqa: E402
 from pipeline.openspiel.bots import state_policy  # noqa: E402
 from pipeline.openspiel.encoding import SKIP  # noqa: E402
-from pipeline.openspiel.figures import Figures, load_small_game, write_figures  # noqa: E402
+from pipeline.openspiel.figures import MOVED_PARAMETERS, Figures, default_bots, load_small_game, write_figures  # noqa: E402
 from pipeline.openspiel.solve import exploitability, export_tree, tabular  # noqa: E402
 from pipeline.policies import parse_policy  # noqa: E402
 
@@ -50,20 +50,38 @@ def test_an_exported_tree_gives_openspiel_s_own_exploitability_and_cfr_plus(tmp_
     assert values == sorted(values, reverse=True) and values[-1] < 0.01 < values[0]
 
 
-def a_deal(game: object, rng: random.Random) -> object:
-    state = game.new_initial_state()
+def a_deal(game: object, rng: random.Random, state: object | None = None) -> object:
+    state = game.new_initial_state() if state is None else state
     while state.is_chance_node():
         outcomes = [o for o, _ in state.chance_outcomes()]
         state.apply_action(rng.choice(outcomes))
     return state
 
 
-def test_the_bots_of_one_deal_of_reduced_trut_are_policies_of_its_tree(tmp_path: Path) -> None:
-    """One deal of the 8-card Trut: every bot answers alike in one information state (the export checks it), the
-    arrays' exploitability of each bot and of CFR+'s average is OpenSpiel's, and CFR+ gets below every bot."""
-    game = load_small_game("trut", 2, {"deck": "8"})
-    root = a_deal(game, random.Random(4))
-    specs = ["random", "threshold", "threshold:trut_bluff=0.5"]
+def one_deal(game: object, rng: random.Random) -> object:
+    """The first history where a seat holds its cards: the first legal action at each decision before the deal
+    (Catalan's cut), then a random deal."""
+    state = game.new_initial_state()
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    return a_deal(game, rng, state)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "specs"),
+    [
+        ("trut", {"deck": "8"}, ["random", "threshold", "threshold:trut_bluff=0.5"]),
+        ("catalan", {"deck": "7"}, ["random", "threshold", "threshold:bluff=0.5", "threshold:raise_at=0.55"]),
+    ],
+)
+def test_the_bots_of_one_deal_of_a_reduced_deck_are_policies_of_its_tree(
+    variant: str, options: dict[str, str], specs: list[str], tmp_path: Path
+) -> None:
+    """One deal of the 8-card Trut and of the 7-card Catalan: every bot answers alike in one information state
+    (the export checks it), the arrays' exploitability of each bot and of CFR+'s average is OpenSpiel's, and
+    CFR+ gets below every bot."""
+    game = load_small_game(variant, 2, options)
+    root = one_deal(game, random.Random(4))
     tree = export_tree(game, tmp_path / "one.efg", {s: state_policy(parse_policy(s)) for s in specs}, root=root)
     assert tree.histories > 500 and tree.terminals > 100
     efg = tree.efg_game()
@@ -75,6 +93,15 @@ def test_the_bots_of_one_deal_of_reduced_trut_are_policies_of_its_tree(tmp_path:
     assert curve[-1][1] == pytest.approx(exploitability(efg, tree.efg_policy(average)), abs=1e-9)
     assert curve[-1][1] < 0.05 < min(bots.values())
     assert bots["random"] > 0.5  # a random bot folds good hands and sees bad ones
+
+
+def test_the_default_bots_move_each_betting_parameter_of_the_variant_both_ways() -> None:
+    assert default_bots("trut")[:4] == ("random", "threshold", "threshold:trut_bluff=0", "threshold:trut_bluff=0.3")
+    catalan = default_bots("catalan")
+    assert len(catalan) == 2 + 2 * len(MOVED_PARAMETERS["catalan"]) and "threshold:raise_at=0.85" in catalan
+    for spec in catalan:
+        parse_policy(spec)  # every parameter is one the threshold bot has
+    assert default_bots("valencian") == ("random", "threshold")
 
 
 @pytest.mark.parametrize("options", [{"deck": "8"}, {}])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -91,6 +91,7 @@ class Variant:
     unit: str = "points"  # what a game's score counts: points, longs, cames
     seat_values: Callable[[Sequence[int]], dict[str, Any]] | None = None  # per-seat columns (envit value)
     verbs: frozenset[str] = frozenset()  # its moves' verbs (FORMAT.md "Verbs"): a refusal tells a foreign verb
+    reduced_deck: Deck | None = None  # the smaller deck its option ``deck`` picks, for exact solving
     power: tuple[int, ...] = field(init=False)  # per card index: higher beats lower, equal ties
 
     def __post_init__(self) -> None:
@@ -118,6 +119,16 @@ class Variant:
         """The ladder's verbs (computed once: the policies ask for them at every raise)."""
         return tuple(r.verb for r in self.ladder)
 
+    @functools.cached_property
+    def with_reduced_deck(self) -> Variant:
+        """The same rules played with ``reduced_deck`` (its ranks in this variant's order), built once: a
+        variant is compared by identity, so every game of that deck gets this one object."""
+        deck = self.reduced_deck
+        if deck is None:
+            raise ValueError(f"{self.name} has no reduced deck")
+        rank_order = tuple(rank for rank in self.rank_order if rank in deck.ranks)
+        return replace(self, deck=deck, rank_order=rank_order, reduced_deck=None)
+
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
             if spec.name == name:
@@ -144,8 +155,24 @@ class Variant:
             names = [o.name for o in self.options]
             unknown = ", ".join(f"{key}{did_you_mean(key, names)}" for key in sorted(given))
             raise OptionError(f"{self.name}: unknown option {unknown}; options: {', '.join(names)}")
+        if self.reduced_deck is not None and REDUCED_DECK_OPTION in resolved:
+            return self._reduced_config(resolved)
         return Config(self, MappingProxyType(resolved))
 
+    def _reduced_config(self, resolved: dict[str, str]) -> Config:
+        """The configuration of a game with the reduced deck: its variant is ``with_reduced_deck``, played only
+        at the player counts its option names."""
+        spec, players = self.option(REDUCED_DECK_OPTION), int(resolved["players"])
+        if not spec.applies_at(players):
+            deck = resolved[REDUCED_DECK_OPTION]
+            counts = " or ".join(str(n) for n in spec.players)
+            raise OptionError(f"{self.name}: deck={deck} is played by {counts} players, not {players}")
+        return Config(self.with_reduced_deck, MappingProxyType(resolved))
+
+
+REDUCED_DECK_OPTION: Final = "deck"
+"""The option that picks a variant's ``reduced_deck`` (an implicit option: at its default, the full deck, it is
+not in a configuration's options, so every game recorded before it reads, writes and pools as it did)."""
 
 SWITCH_WORDS: Final = {"true": "on", "yes": "on", "1": "on", "false": "off", "no": "off", "0": "off"}
 """Other words for an on/off option's values (RULES.md writes ``rubber=false``), recorded as on or off."""

@@ -28,21 +28,21 @@ from pipeline.openspiel.game import game_name
 from pipeline.openspiel.solve import exploitability, export_tree
 from pipeline.policies import parse_policy
 
-SMALL_OPTIONS: dict[str, dict[str, str]] = {"trut": {"deck": "8"}}
+SMALL_OPTIONS: dict[str, dict[str, str]] = {"trut": {"deck": "8"}, "catalan": {"deck": "7"}}
 """The options that make a variant small enough to solve exactly (``truc equilibrium``'s default)."""
 
-DEFAULT_BOTS: tuple[str, ...] = (
-    "random",
-    "threshold",
-    "threshold:trut_bluff=0",
-    "threshold:trut_bluff=0.3",
-    "threshold:trut_at=0.6",
-    "threshold:trut_at=0.95",
-    "threshold:see_at=0.35",
-    "threshold:see_at=0.75",
-)
-"""The bots measured by default: the random bot, the threshold bot with its defaults, and the threshold bot
-with each of its trut parameters moved both ways."""
+MOVED_PARAMETERS: dict[str, dict[str, tuple[float, float]]] = {
+    "trut": {"trut_bluff": (0.0, 0.3), "trut_at": (0.6, 0.95), "see_at": (0.35, 0.75)},
+    "catalan": {"raise_at": (0.55, 0.85), "call_at": (0.35, 0.65), "bluff": (0.0, 0.3), "nocut": (0.0, 0.5)},
+}
+"""The threshold bot's betting parameters that ``default_bots`` moves both ways from their defaults, by variant."""
+
+
+def default_bots(variant: str) -> tuple[str, ...]:
+    """The bots measured by default: the random bot, the threshold bot with its defaults, and the threshold bot
+    with each of its betting parameters for ``variant`` (``MOVED_PARAMETERS``) moved both ways."""
+    moved = MOVED_PARAMETERS.get(variant, {})
+    return ("random", "threshold", *(f"threshold:{name}={value:g}" for name, pair in moved.items() for value in pair))
 
 
 @dataclass
@@ -100,13 +100,14 @@ def equilibrium_figures(
     options: Mapping[str, str],
     iterations: int,
     out: Path,
-    bots: Sequence[str] = DEFAULT_BOTS,
+    bots: Sequence[str] | None = None,
     say: Callable[[str], None] | None = None,
     seed: int = 0,
 ) -> Figures:
-    """Measure a small game (see the module docstring) and write the figures to the folder ``out``; ``seed`` is
-    the search bot's."""
+    """Measure a small game (see the module docstring) and write the figures to the folder ``out``; ``bots`` are
+    ``default_bots(variant)`` unless given; ``seed`` is the search bot's."""
     tell = say or (lambda _: None)
+    bots = default_bots(variant) if bots is None else bots
     game = load_small_game(variant, players, options)
     out.mkdir(parents=True, exist_ok=True)
     policies = {spec: state_policy(parse_policy(spec), seed) for spec in bots}

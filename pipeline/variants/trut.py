@@ -7,48 +7,30 @@ No ``signals`` option: seed 003 says the cards are held "sans les montrer ni à 
 The option ``deck=8`` plays the same rules with a reduced deck, small enough for exact equilibrium
 computations (docs/equilibrium.md): the 7, 8, A and K of hearts and spades, 2 players (each sees 3 cards of
 8, so 5 are unseen: the other hand and 2 in the stock). It is ``implicit``: at its default, 32, it is not in a
-configuration's options, so the games recorded before it existed are unchanged. ``TrutVariant.configure``
-returns a ``Config`` whose variant plays the deck the option names (one object per deck, built once).
+configuration's options, so the games recorded before it existed are unchanged. ``Variant.configure`` returns
+a ``Config`` whose variant plays the deck the option names (``Variant.with_reduced_deck``, built once).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
-
 from pipeline.cards import FRENCH_32, Deck
 from pipeline.engine.hand_rules import first_trick_counts_double
-from pipeline.engine.rules import Config, OptionError, OptionSpec, Variant
+from pipeline.engine.rules import REDUCED_DECK_OPTION, OptionSpec, Variant
 from pipeline.engine.trut import BRELAN, DEALER_LEADS, TIE_LEAD, TRUT_RANK_ORDER, TrutGame
 
 REDUCED_DECK = Deck.of("trut-8", ["7h", "8h", "Ah", "Kh", "7s", "8s", "As", "Ks"])
 """The reduced deck of ``deck=8``: the four highest ranks of Trut (7, 8, A, K) in two suits."""
 
 DECK = OptionSpec(
-    "deck",
+    REDUCED_DECK_OPTION,
     ("32", "8"),
     "32",
     "32 cards, or 8 (7, 8, A, K of hearts and spades; 2 players): a reduced Trut for exact solving",
     (2,),
     implicit=True,
 )
-REDUCED_PLAYERS = DECK.players[0]
 
-
-class TrutVariant(Variant):
-    """The trut variant: its ``deck`` option picks the deck (see the module docstring)."""
-
-    def configure(self, options: Mapping[str, str] | None = None) -> Config:
-        config = super().configure(options)
-        deck = config.options.get(DECK.name, DECK.default)
-        if deck == DECK.default:
-            return config
-        if config.players != REDUCED_PLAYERS:
-            raise OptionError(f"{self.name}: deck={deck} is played by {REDUCED_PLAYERS} players, not {config.players}")
-        return Config(TRUT_REDUCED, config.options)
-
-
-TRUT = TrutVariant(
+TRUT = Variant(
     name="trut",
     title="Trut",
     source='seed 003 "Trut"; seed 001 "TRUT"',
@@ -66,6 +48,7 @@ TRUT = TrutVariant(
     verbs=frozenset(["play", "accept", "fold", "trut", "pass"]),
     three_players_alone=True,
     unit="longs",
+    reduced_deck=REDUCED_DECK,
     options=(
         OptionSpec(
             "players", ("4", "2", "3", "6"), "4", "4 in two teams of two, 2, 3 each alone, or 6 in two teams of three"
@@ -77,7 +60,5 @@ TRUT = TrutVariant(
     ),
 )
 
-TRUT_REDUCED = dataclasses.replace(
-    TRUT, deck=REDUCED_DECK, rank_order=tuple(r for r in TRUT_RANK_ORDER if r in REDUCED_DECK.ranks)
-)
+TRUT_REDUCED = TRUT.with_reduced_deck
 """The trut variant played with the reduced deck (``deck=8``)."""
