@@ -96,12 +96,14 @@ def compute_many(
     data: Path | Sequence[Path],
     con: duckdb.DuckDBPyConnection | None = None,
     progress: Callable[[str], None] | None = None,
+    computed: Callable[[str, pl.DataFrame], None] | None = None,
 ) -> dict[str, pl.DataFrame]:
     """Each statistic of ``names`` over the datasets ``data`` read together, with its default parameters and
     every column, as ``compute`` returns it, by name: in one DuckDB connection, ``con`` when given (``staged``
     over the same folders) or one of its own, so that the staging is created and the files' metadata read
     once for them all rather than once per statistic (a report computes fifteen). ``progress`` is told
-    ``computing NAME`` before each."""
+    ``computing NAME`` before each, ``computed`` is handed each frame as soon as it is computed (a report draws
+    its chart meanwhile)."""
     chosen = [get_statistic(name) for name in dict.fromkeys(names)]
     folders = store.dataset_folders(data)
     with contextlib.nullcontext(con) if con is not None else staged(folders) as connection:
@@ -112,6 +114,8 @@ def compute_many(
                 progress(f"computing {statistic.name}")
             frame = _run(connection, statistic, statistic.defaults(), held)
             frames[statistic.name] = frame.select(check_columns(statistic, ()))
+            if computed is not None:
+                computed(statistic.name, frames[statistic.name])
     return frames
 
 

@@ -23,9 +23,7 @@ import hashlib
 import json
 import os
 import re
-import signal
 import stat
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, TextIO
@@ -34,6 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline import filesystem
+from pipeline.interrupts import stop_signals_held
 
 TABLES = ("games", "hands", "seats", "events")
 
@@ -495,34 +494,6 @@ def _recover(out: Path) -> None:
         raise DatasetError(
             f"{out} is being replaced by another command (--overwrite): run this one again when it ends"
         ) from None
-
-
-STOP_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
-
-
-@contextlib.contextmanager
-def stop_signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM (``STOP_SIGNALS``) for steps that an interrupt must not split; one that comes
-    meanwhile is acted on, by the handler in force before, when the block ends.
-
-    Python runs its handlers in the main thread, but the kernel gives a signal to any thread that does not
-    block it (pyarrow's and DuckDB's threads too), so blocking it here is not enough: the handlers are
-    replaced by one that notes the signal. It is blocked here as well, as a process forked in the block
-    inherits (``pipeline.simulate``'s workers unblock it). Outside the main thread this holds nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    noted: list[int] = []
-    handlers = {number: signal.signal(number, lambda signum, _frame: noted.append(signum)) for number in STOP_SIGNALS}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        for number, handler in handlers.items():
-            signal.signal(number, handler)
-        if noted:
-            signal.raise_signal(noted[0])
 
 
 @contextlib.contextmanager

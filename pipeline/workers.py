@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from pipeline.store import STOP_SIGNALS, stop_signals_held
+from pipeline.interrupts import STOP_SIGNALS, stop_signals_held
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")

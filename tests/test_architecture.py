@@ -101,5 +101,7 @@ def test_the_table_is_read_whole() -> None:
     rows = documented_rows()
     assert {"cards.py", "engine/game.py", "policies/", "history/", "report/", "cli.py", "stats.py"} <= set(rows)
     assert (
-        rows["engine/game.py"] == {"cards", "engine"} and rows["cli.py"] is None and rows["store.py"] == {"filesystem"}
+        rows["engine/game.py"] == {"cards", "engine"}
+        and rows["cli.py"] is None
+        and rows["store.py"] == {"filesystem", "interrupts"}
     )

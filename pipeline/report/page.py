@@ -101,7 +101,7 @@ def build_report(
 
     Raises ``store.DatasetError`` when a dataset is missing or incomplete, or when ``out`` exists and
     ``overwrite`` is false or it is not a report (``_is_report``). Every statistic of the registry
-    (``pipeline.statistics``) is computed, once.
+    (``pipeline.statistics``) is computed, once, and its chart drawn by the workers while the next are computed.
     """
     from pipeline import stats  # imported here: it loads DuckDB, which `truc --help` should not pay for
 
@@ -114,26 +114,31 @@ def build_report(
         raise store.DatasetError("no dataset given: pass at least one --data folder")
     for path in paths:
         store.check_dataset(path)
-    # Every statistic and note in one DuckDB connection, the staging made once, and from the same datasets: one
-    # replaced (--overwrite) between two statistics is an error, not a page whose sections describe two datasets.
-    # The connection is closed before the charts are drawn: DuckDB's memory is given back to the system first.
-    with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
-        manifests = {str(path): store.read_manifest(path) for path in paths}
-        frames = stats.compute_many(list(statistics.STATISTICS), paths, con=con, progress=say)
-        notes = stats.pooling_notes(paths, con=con)
-    for note in notes:
-        say(f"note: {note}")
-    found = experiments.find([Path(d) for d in data], manifests)
-    return render_page(
-        frames,
-        manifests,
-        out,
-        overwrite=overwrite,
-        progress=progress,
-        title=title.strip(),
-        notes=notes,
-        experiments_found=found,
-    )
+    out = Path(out)
+    vl_version = render.vegalite_version()
+    with (
+        render.Drawing(vl_version) as draws,
+        _unchecked(),
+        _stopped_on_error(draws),
+        store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp,
+    ):
+        charts = ChartFiles(draws, tmp / "charts")
+
+        def chart(name: str, frame: pl.DataFrame) -> None:
+            charts.statistic(name, page_frame(name, frame))
+
+        # Every statistic and note in one DuckDB connection, the staging made once, and from the same datasets:
+        # one replaced (--overwrite) between two statistics is an error, not a page whose sections describe two
+        # datasets. Each statistic's chart is drawn by the workers while the next statistics are computed.
+        with store.unchanged(paths), stats.staged(store.dataset_folders(paths)) as con:
+            manifests = {str(path): store.read_manifest(path) for path in paths}
+            frames = stats.compute_many(list(statistics.STATISTICS), paths, con=con, progress=say, computed=chart)
+            notes = stats.pooling_notes(paths, con=con)
+        for note in notes:
+            say(f"note: {note}")
+        found = experiments.find([Path(d) for d in data], manifests)
+        drawn = _write_report(tmp, charts, frames, manifests, say, title.strip(), notes, found, vl_version)
+    return _result(out, drawn)
 
 
 def chart_spec(name: str, frame: pl.DataFrame) -> dict[str, Any] | None:
@@ -196,100 +201,147 @@ def render_page(
     (``context.caveats``) and an appendix folded by default (every finding statistic by statistic, the run
     manifests). A frame with nothing to draw gets a note instead of a chart and no chart files. Beside the
     page, ``article.md`` says the same for a blog or a paper (``article``). The chart files are drawn by the
-    workers of a ``render.Drawing``, started first, while the page is built.
+    workers of a ``render.Drawing``, started first, while the page is built (``build_report`` starts them before
+    its statistics and hands each statistic's chart over as soon as it is computed: ``ChartFiles``).
     """
     say = progress or (lambda _message: None)
     out = Path(out)
     vl_version = render.vegalite_version()
-    with render.Drawing(vl_version) as draws, _unchecked():  # its workers load Vega-Lite while the story is written
-        names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
-        if GAMES in frames and frames[GAMES].height:  # right after the comparison: the result that ranks bots
-            names.insert(1 if names[:1] == [COMPARISON] else 0, GAMES)
-        caveat = random_bot_caveat(random_bot_shares(frames[PLAYERS])) if PLAYERS in frames else None
-        story = _story(frames, manifests, notes, experiments_found)
-        if PLAYERS in frames:
-            frames = {**frames, PLAYERS: compared_players(frames[PLAYERS])}
-            names += [PLAYERS] if frames[PLAYERS].height else []
-        names += sorted(n for n in frames if n not in ALL_STATISTICS and n not in (PLAYERS, GAMES))
-        units = units_of(frames)
-        sections: list[str] = []
-        findings: dict[str, list[str]] = {}
-        specs: dict[str, dict[str, Any]] = {}
-        drawn: list[str] = []
-        results: list[article.Result] = []
-        current_part = ""
-        # _stopped_on_error: no worker writes into the folder once it is removed
-        with _stopped_on_error(draws), store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp:
-            charts_dir = tmp / "charts"
-            charts_dir.mkdir()
+    with (
+        render.Drawing(vl_version) as draws,
+        _unchecked(),
+        _stopped_on_error(draws),  # no worker writes into the folder once it is removed
+        store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp,
+    ):
+        charts = ChartFiles(draws, tmp / "charts")
+        drawn = _write_report(tmp, charts, frames, manifests, say, title, notes, experiments_found, vl_version)
+    return _result(out, drawn)
 
-            def draw(name: str, spec: dict[str, Any]) -> None:
-                draws.draw(spec, charts_dir / f"{name}.svg", charts_dir / f"{name}.png")
 
-            for name, headline in story.charts:
-                say(f"drawing {name}")
-                specs[name] = headline.to_dict()
-                draw(name, specs[name])
-                drawn.append(name)
-            conformed = {name: conform(name, frames[name]) if name in CHARTS else frames[name] for name in names}
-            built: dict[str, dict[str, Any] | None] = {}
-            for name in _largest_first([n for n in names if n in CHARTS], conformed):
-                say(f"drawing {name}")
-                built[name] = chart_spec(name, conformed[name])
-                if (spec := built[name]) is not None:
-                    draw(name, spec)
-            for name in names:
-                frame = conformed[name]
-                findings[name] = per_policy(name, frame, units) if name in SUMMARIES else []
-                if name == COMPARISON and caveat:  # before the settings are ranked
-                    findings[name] = [caveat, *findings[name]]
-                spec = built.get(name)
-                if spec is not None:
-                    specs[name] = spec
-                    drawn.append(name)
-                part = _part_of(name)
-                if part != current_part and part in _PARTS:
-                    sections.append(_part(part))
-                current_part = part
-                sections.append(_section(name, frame, spec is not None, caveat if name == COMPARISON else None))
-                shown = shown_and_folded(findings[name])[0] if findings[name] else []
-                results.append(
-                    article.Result(
-                        title=section_title(name) or name.replace("_", " ").capitalize(),
-                        definition=section_definition(name),
-                        chart=name if spec is not None else None,
-                        sentences=[str(s) for s in shown],
-                    )
-                )
-            say("writing index.html")
-            page = _page(
-                title=title,
-                settings=_settings_seen(frames),
-                notes=notes,
-                manifests=manifests,
-                findings=findings,
-                sections=sections,
-                specs=specs,
-                story=story,
-                experiment_html=_experiment_results(story, frames),
-                bundle=render.bundle(vl_version),
+class ChartFiles:
+    """A report's chart files: each chart's spec handed to the drawing workers (``render.Drawing``) once, as soon
+    as it is built, and kept for the page (``built``: None for a chart with nothing to draw)."""
+
+    def __init__(self, draws: render.Drawing, folder: Path) -> None:
+        self.draws = draws
+        self.folder = folder
+        folder.mkdir(exist_ok=True)
+        self.built: dict[str, dict[str, Any] | None] = {}
+
+    def draw(self, name: str, spec: dict[str, Any]) -> None:
+        """Hand the chart ``name`` over to the workers, to be written as ``NAME.svg`` and ``NAME.png``."""
+        self.draws.draw(spec, self.folder / f"{name}.svg", self.folder / f"{name}.png")
+
+    def statistic(self, name: str, frame: pl.DataFrame) -> None:
+        """Statistic ``name``'s chart, from its frame as the page shows it (``page_frame``), built and handed over
+        unless it was already."""
+        if name in CHARTS and name not in self.built:
+            self.built[name] = spec = chart_spec(name, frame)
+            if spec is not None:
+                self.draw(name, spec)
+
+
+def page_frame(name: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """The frame of statistic ``name`` as the page shows it: the players and bots compared only where a setting
+    has two or more (``compared_players``), every other as computed."""
+    return compared_players(frame) if name == PLAYERS else frame
+
+
+def _result(out: Path, drawn: Sequence[str]) -> ReportResult:
+    return ReportResult(
+        out=out,
+        html=out / "index.html",
+        png={n: out / "charts" / f"{n}.png" for n in drawn},
+        svg={n: out / "charts" / f"{n}.svg" for n in drawn},
+    )
+
+
+def _write_report(
+    tmp: Path,
+    charts: ChartFiles,
+    frames: Mapping[str, pl.DataFrame],
+    manifests: Mapping[str, Mapping[str, Any]],
+    say: Progress,
+    title: str,
+    notes: Sequence[str],
+    experiments_found: Sequence[experiments.Experiment],
+    vl_version: str | None,
+) -> list[str]:
+    """``render_page``'s work, into the folder ``tmp``: the charts not yet handed over to the workers are built
+    and handed over, the page and the article written, and every chart file waited for. Returns the names of
+    the charts drawn."""
+    names = [n for n in ALL_STATISTICS if n in frames and not (n in SPECIFIC and frames[n].height == 0)]
+    if GAMES in frames and frames[GAMES].height:  # right after the comparison: the result that ranks bots
+        names.insert(1 if names[:1] == [COMPARISON] else 0, GAMES)
+    caveat = random_bot_caveat(random_bot_shares(frames[PLAYERS])) if PLAYERS in frames else None
+    story = _story(frames, manifests, notes, experiments_found)
+    frames = {name: page_frame(name, frame) for name, frame in frames.items()}
+    if PLAYERS in frames and frames[PLAYERS].height:
+        names.append(PLAYERS)
+    names += sorted(n for n in frames if n not in ALL_STATISTICS and n not in (PLAYERS, GAMES))
+    units = units_of(frames)
+    sections: list[str] = []
+    findings: dict[str, list[str]] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    drawn: list[str] = []
+    results: list[article.Result] = []
+    current_part = ""
+    for name, headline in story.charts:
+        say(f"drawing {name}")
+        specs[name] = headline.to_dict()
+        charts.draw(name, specs[name])
+        drawn.append(name)
+    conformed = {name: conform(name, frames[name]) if name in CHARTS else frames[name] for name in names}
+    for name in _largest_first([n for n in names if n in CHARTS and n not in charts.built], conformed):
+        say(f"drawing {name}")
+        charts.statistic(name, conformed[name])
+    for name in names:
+        frame = conformed[name]
+        findings[name] = per_policy(name, frame, units) if name in SUMMARIES else []
+        if name == COMPARISON and caveat:  # before the settings are ranked
+            findings[name] = [caveat, *findings[name]]
+        spec = charts.built.get(name)
+        if spec is not None:
+            specs[name] = spec
+            drawn.append(name)
+        part = _part_of(name)
+        if part != current_part and part in _PARTS:
+            sections.append(_part(part))
+        current_part = part
+        sections.append(_section(name, frame, spec is not None, caveat if name == COMPARISON else None))
+        shown = shown_and_folded(findings[name])[0] if findings[name] else []
+        results.append(
+            article.Result(
+                title=section_title(name) or name.replace("_", " ").capitalize(),
+                definition=section_definition(name),
+                chart=name if spec is not None else None,
+                sentences=[str(s) for s in shown],
             )
-            (tmp / "index.html").write_text(page, "utf-8")
-            say(f"writing {article.ARTICLE}")
-            (tmp / article.ARTICLE).write_text(
-                article.markdown(title, story.verdicts, story.summary, story.runs, results, story.caveats, notes,
-                                 [name for name, _ in story.charts],
-                                 [(f"The {e.kind}", *experiments.table_rows(e)) for e in story.found]),
-                "utf-8",
-            )  # fmt: skip
-            say("writing the chart files")
-            draws.finish()
-        return ReportResult(
-            out=out,
-            html=out / "index.html",
-            png={n: out / "charts" / f"{n}.png" for n in drawn},
-            svg={n: out / "charts" / f"{n}.svg" for n in drawn},
         )
+    say("writing index.html")
+    page = _page(
+        title=title,
+        settings=_settings_seen(frames),
+        notes=notes,
+        manifests=manifests,
+        findings=findings,
+        sections=sections,
+        specs=specs,
+        story=story,
+        experiment_html=_experiment_results(story, frames),
+        bundle=render.bundle(vl_version),
+    )
+    (tmp / "index.html").write_text(page, "utf-8")
+    say(f"writing {article.ARTICLE}")
+    (tmp / article.ARTICLE).write_text(
+        article.markdown(title, story.verdicts, story.summary, story.runs, results, story.caveats, notes,
+                         [name for name, _ in story.charts],
+                         [(f"The {e.kind}", *experiments.table_rows(e)) for e in story.found]),
+        "utf-8",
+    )  # fmt: skip
+    say("writing the chart files")
+    charts.draws.finish()
+    return drawn
 
 
 def _unchecked() -> contextlib.AbstractContextManager[None]:
