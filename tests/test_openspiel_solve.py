@@ -18,7 +18,14 @@ from open_spiel.python.games import kuhn_poker  # noqa: E402, F401  (registers p
 from pipeline.engine.view import SeatView  # noqa: E402
 from pipeline.openspiel.bots import state_policy  # noqa: E402
 from pipeline.openspiel.encoding import SKIP  # noqa: E402
-from pipeline.openspiel.figures import MOVED_PARAMETERS, Figures, default_bots, load_small_game, write_figures  # noqa: E402
+from pipeline.openspiel.figures import (  # noqa: E402
+    MOVED_PARAMETERS,
+    Figures,
+    count_deals,
+    default_bots,
+    load_small_game,
+    write_figures,
+)  # noqa: E402
 from pipeline.openspiel.solve import exploitability, export_tree, tabular  # noqa: E402
 from pipeline.policies import parse_policy  # noqa: E402
 
@@ -93,6 +100,19 @@ def test_the_bots_of_one_deal_of_a_reduced_deck_are_policies_of_its_tree(
     assert curve[-1][1] == pytest.approx(exploitability(efg, tree.efg_policy(average)), abs=1e-9)
     assert curve[-1][1] < 0.05 < min(bots.values())
     assert bots["random"] > 0.5  # a random bot folds good hands and sees bad ones
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "deals"),
+    [
+        ("trut", {"deck": "8"}, 56 * 10),  # the eldest's 3 cards of 8, then the dealer's 3 of the other 5
+        ("catalan", {"deck": "7"}, 35 * 4 + 7 * 6),  # 3 cards each, or one each after a declined cut
+    ],
+)
+def test_the_deals_of_a_reduced_deck_are_counted_through_the_decisions_before_the_deal(
+    variant: str, options: dict[str, str], deals: int
+) -> None:
+    assert count_deals(load_small_game(variant, 2, options)) == deals
 
 
 def test_the_default_bots_move_each_betting_parameter_of_the_variant_both_ways() -> None:

@@ -78,14 +78,24 @@ class Figures:
 
 
 def count_deals(game: Any) -> int:
-    """The deals of a hand: the chance outcomes before anyone acts, counted path by path."""
+    """The deals of a hand: the ways chance can deal the seats' cards before the first decision after the deal,
+    counted path by path. A decision before the deal (Catalan's cut, and after a declined cut the dealer's one
+    card or three) leads to the deals it allows, and a deal reached both ways (three cards after a cut or after
+    a declined cut) counts once."""
+    deals: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
 
-    def leaves(state: Any) -> int:
-        if not state.is_chance_node():
-            return 1
-        return sum(leaves(state.child(outcome)) for outcome, _ in state.chance_outcomes())
+    def walk(state: Any, outcomes: tuple[int, ...]) -> None:
+        if state.is_chance_node():
+            for outcome, _ in state.chance_outcomes():
+                walk(state.child(outcome), (*outcomes, outcome))
+        elif not outcomes and not state.is_terminal():
+            for action in state.legal_actions():
+                walk(state.child(action), outcomes)
+        else:
+            deals.add((tuple(len(hand) for hand in state.engine.hands), outcomes))
 
-    return leaves(game.new_initial_state())
+    walk(game.new_initial_state(), ())
+    return len(deals)
 
 
 def load_small_game(variant: str, players: int, options: Mapping[str, str]) -> Any:
