@@ -156,7 +156,9 @@ def test_the_threshold_bot_s_probabilities_hold_every_move_it_makes(options: dic
 def test_the_figures_are_written_as_json_csv_and_a_chart(tmp_path: Path) -> None:
     curve = [(1, 0.9), (10, 0.2), (100, 0.01)]
     figures = Figures("g", 560, 1000, 400, 500, [10, 12], 1.5, curve, 2.0, {"random": 1.2}, 0.01)
+    figures.variant, figures.options = "trut", {"deck": "8"}
     write_figures(figures, tmp_path)
+    assert "trut, deck=8, one hand: CFR+ against the bots" in (tmp_path / "exploitability.svg").read_text()
     assert json.loads((tmp_path / "figures.json").read_text())["bots"] == {"random": 1.2}
     assert (tmp_path / "cfr_plus.csv").read_text().splitlines()[1:] == ["1,0.9", "10,0.2", "100,0.01"]
     assert (tmp_path / "exploitability.png").read_bytes()[:4] == b"\x89PNG"

@@ -39,7 +39,7 @@ from typing import Any
 import altair as alt
 
 from pipeline.openspiel.bots import state_abstraction, state_policy
-from pipeline.openspiel.figures import SMALL_OPTIONS, load_small_game, write_measure
+from pipeline.openspiel.figures import SMALL_OPTIONS, load_small_game, setting_name, write_measure
 from pipeline.openspiel.mccfr import TrainConfig, train_policy
 from pipeline.openspiel.solve import StatePolicy, export_tree
 from pipeline.policies import parse_policy
@@ -205,16 +205,8 @@ def convergence_chart(result: Convergence, cfr_plus_end: tuple[int, float] | Non
         .mark_rule(strokeDash=[4, 3])
         .encode(y=y, strokeDash=alt.StrokeDash("reference:N", title="reference"))
     )
-    return (
-        alt.layer(lines, marks)
-        .resolve_scale(color="independent")
-        .properties(title=f"{_setting(result)}: the cfr bot's training, measured exactly", width=520, height=340)
-    )
-
-
-def _setting(result: Convergence) -> str:
-    """The game measured, as a reader names it: ``trut, deck=8, one hand`` (not OpenSpiel's game string)."""
-    return ", ".join([result.variant, *(f"{key}={value}" for key, value in sorted(result.options.items())), "one hand"])
+    title = f"{setting_name(result.variant, result.options)}: the cfr bot's training, measured exactly"
+    return alt.layer(lines, marks).resolve_scale(color="independent").properties(title=title, width=520, height=340)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -62,6 +62,8 @@ class Figures:
     bots: dict[str, float] = field(default_factory=dict)
     openspiel_check: float = math.nan  # pyspiel.exploitability of CFR+'s last average policy
     seed: int = 0  # the deterministic search bot's base seed (bots.seeded_search)
+    variant: str = ""  # the variant and options measured, for a reader (``setting_name``)
+    options: dict[str, str] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         """The figures as the command prints them."""
@@ -132,6 +134,8 @@ def equilibrium_figures(
         tree.infostate_counts(),
         tree.seconds,
         seed=seed,
+        variant=variant,
+        options=dict(options),
     )
     arrays = tree.arrays
     assert arrays is not None
@@ -190,4 +194,10 @@ def exploitability_chart(figures: Figures) -> alt.TopLevelMixin:
         .encode(x=alt.X("iteration:Q", scale=alt.Scale(type="log"), title="CFR+ iterations"), y=y)
     )
     rules = alt.Chart(bots).mark_rule(strokeDash=[4, 3]).encode(y=y, color=alt.Color("bot:N", title="bot"))
-    return alt.layer(line, rules).properties(title=f"{figures.game}: CFR+ against the bots", width=520, height=340)
+    setting = setting_name(figures.variant, figures.options) if figures.variant else figures.game
+    return alt.layer(line, rules).properties(title=f"{setting}: CFR+ against the bots", width=520, height=340)
+
+
+def setting_name(variant: str, options: Mapping[str, str]) -> str:
+    """One hand of a small game as a reader names it: ``trut, deck=8, one hand`` (not OpenSpiel's game string)."""
+    return ", ".join([variant, *(f"{key}={value}" for key, value in sorted(options.items())), "one hand"])
