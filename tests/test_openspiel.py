@@ -20,6 +20,9 @@ from pipeline.variants import VARIANTS  # noqa: E402
 
 SETTINGS = [(variant.name, players) for variant in VARIANTS.values() for players in variant.players]
 
+REDUCED = [("trut", 2, {"options": "deck=8"}), ("catalan", 2, {"options": "deck=7"})]
+"""The reduced decks of exact solving (docs/equilibrium.md)."""
+
 
 def load(variant: str, players: int, **params: object) -> object:
     return pyspiel.load_game(game_name(variant), {"players": players, **params})
@@ -39,6 +42,13 @@ def play_randomly(state: object, rng: random.Random, steps: int | None = None) -
 @pytest.mark.parametrize(("variant", "players"), SETTINGS)
 def test_openspiel_random_simulation_of_a_hand(variant: str, players: int) -> None:
     pyspiel.random_sim_test(load(variant, players), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("variant", "players", "params"), REDUCED)
+def test_openspiel_random_simulation_of_a_hand_of_a_reduced_deck(
+    variant: str, players: int, params: dict[str, str]
+) -> None:
+    pyspiel.random_sim_test(load(variant, players, **params), num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +153,7 @@ SPECIAL = [("trut-gatine", 2, {"petits": "2:2"}), ("trut-gatinaise", 2, {"petits
 """Hands with discards (chanter) and la chanson's extra cards."""
 
 
-@pytest.mark.parametrize(("variant", "players", "params"), [(v, p, {}) for v, p in SETTINGS] + SPECIAL)
+@pytest.mark.parametrize(("variant", "players", "params"), [(v, p, {}) for v, p in SETTINGS] + SPECIAL + REDUCED)
 def test_histories_a_seat_cannot_tell_apart_give_it_the_same_information(
     variant: str, players: int, params: dict[str, str]
 ) -> None:

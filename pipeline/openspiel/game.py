@@ -115,7 +115,9 @@ class TrucGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=length,
         )
-        super().__init__(game_type, info, params)
+        given = str(params.get("options", ""))
+        # the game's string names the options k:v, as OpenSpiel reads them back (it splits parameters at '=')
+        super().__init__(game_type, info, {**params, "options": given.replace("=", ":")} if given else params)
 
     def new_engine(self) -> Game:
         """The engine game a state starts from (the deal comes from the chance nodes, not from a seed)."""
