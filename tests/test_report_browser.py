@@ -141,7 +141,8 @@ def test_every_drawn_chart_has_a_container_and_its_spec(sample_report: ReportRes
     for name in containers:
         spec = page_spec(page, name)
         assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
-        assert spec["data"]["values"]
+        data = spec["data"]  # inline, or a named dataset (Altair moves a chart's rows to the top level)
+        assert data.get("values") or spec["datasets"][data["name"]]
 
 
 def test_page_has_findings_sections_tables_and_manifests(sample_report: ReportResult) -> None:

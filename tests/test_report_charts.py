@@ -1456,7 +1456,7 @@ def every_label(spec: dict[str, Any]) -> dict[str, Any]:
     """The same chart with every count label drawn, as it was before the labels that do not fit were left
     out."""
     full = json.loads(json.dumps(spec))
-    for row in full["data"]["values"]:
+    for row in chart_rows(full):
         row["labelled"] = True
     return full
 
