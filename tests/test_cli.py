@@ -277,6 +277,32 @@ def test_ctrl_c_inside_a_query_is_one_line_and_exit_130(
     assert not (tmp_path / "r").exists()
 
 
+def test_a_report_failing_after_charts_were_handed_over_leaves_nothing(
+    sim_dataset_2p: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """The statistics fail after several charts went to the drawing workers (which draw beside them): the
+    workers end before the report's temporary folder is removed, so neither the report nor that folder is left."""
+    from pipeline import stats
+
+    run_statistic = stats._run
+    calls = []
+
+    def failing_late(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 9:
+            raise stats.StatsError("out of memory (a statistic that failed late)")
+        return run_statistic(*args, **kwargs)
+
+    monkeypatch.setattr(stats, "_run", failing_late)
+    out = tmp_path / "reports" / "r"
+    result = run("report", "--out", str(out), "--data", str(sim_dataset_2p))
+    assert result.exit_code == 1 and "a statistic that failed late" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(calls) == 9
+    time.sleep(1)  # a worker left running would write its chart meanwhile
+    assert not out.exists() and list(out.parent.iterdir()) == []
+
+
 def test_a_duckdb_interrupt_is_told_from_other_errors() -> None:
     import duckdb
 

@@ -119,8 +119,8 @@ def build_report(
     with (
         render.Drawing(vl_version) as draws,
         _unchecked(),
-        _stopped_on_error(draws),
         store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp,
+        _stopped_on_error(draws),  # inside: the workers end before the folder is removed, so none writes in it after
     ):
         charts = ChartFiles(draws, tmp / "charts")
 
@@ -210,8 +210,8 @@ def render_page(
     with (
         render.Drawing(vl_version) as draws,
         _unchecked(),
-        _stopped_on_error(draws),  # no worker writes into the folder once it is removed
         store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp,
+        _stopped_on_error(draws),  # inside: the workers end before the folder is removed, so none writes in it after
     ):
         charts = ChartFiles(draws, tmp / "charts")
         drawn = _write_report(tmp, charts, frames, manifests, say, title, notes, experiments_found, vl_version)
