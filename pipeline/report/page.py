@@ -115,14 +115,7 @@ def build_report(
     for path in paths:
         store.check_dataset(path)
     out = Path(out)
-    vl_version = render.vegalite_version()
-    with (
-        render.Drawing(vl_version) as draws,
-        _unchecked(),
-        store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp,
-        _stopped_on_error(draws),  # inside: the workers end before the folder is removed, so none writes in it after
-    ):
-        charts = ChartFiles(draws, tmp / "charts")
+    with _report_folder(out, overwrite) as (tmp, charts, vl_version):
 
         def chart(name: str, frame: pl.DataFrame) -> None:
             charts.statistic(name, page_frame(name, frame))
@@ -206,16 +199,24 @@ def render_page(
     """
     say = progress or (lambda _message: None)
     out = Path(out)
+    with _report_folder(out, overwrite) as (tmp, charts, vl_version):
+        drawn = _write_report(tmp, charts, frames, manifests, say, title, notes, experiments_found, vl_version)
+    return _result(out, drawn)
+
+
+@contextlib.contextmanager
+def _report_folder(out: Path, overwrite: bool) -> Iterator[tuple[Path, ChartFiles, str | None]]:
+    """A report's temporary folder beside ``out``, moved into place whole when the block succeeds
+    (``store.atomic_dataset``), its ``ChartFiles`` drawn by workers started first, and the Vega-Lite version they
+    draw with. On an error the workers end before the folder is removed, so that none writes in it after."""
     vl_version = render.vegalite_version()
     with (
         render.Drawing(vl_version) as draws,
         _unchecked(),
         store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp,
-        _stopped_on_error(draws),  # inside: the workers end before the folder is removed, so none writes in it after
+        _stopped_on_error(draws),
     ):
-        charts = ChartFiles(draws, tmp / "charts")
-        drawn = _write_report(tmp, charts, frames, manifests, say, title, notes, experiments_found, vl_version)
-    return _result(out, drawn)
+        yield tmp, ChartFiles(draws, tmp / "charts"), vl_version
 
 
 class ChartFiles:
