@@ -3,12 +3,15 @@
 Usage: ``python bench/stats_speed.py [--hands N] [--runs 3] [--only NAME ...] [--data DIR] [--check]``
 
 The data is a 2-player Catalan run of about ``--hands`` hands (10 million by default) by threshold bots, built
-once by ``truc simulate`` and kept under ``data/bench/`` (outside git) for the next runs. For each statistic,
-``truc stats NAME --data DIR --format csv`` and its reference, ``bench/reference/NAME.sql`` run by DuckDB in a
-process of its own over the same Parquet files (``--reference``, below), are each run once to warm the page
-cache, then ``--runs`` times in turn (the statistic, then its reference, so that a change in the machine's load
-falls on both), and their median wall time and their largest peak resident memory are shown side by side. The
-machine's load average is printed before and after: on a shared machine, compare the ratios within one run.
+once by ``truc simulate`` and kept under ``data/bench/`` (outside git) for the next runs; a dataset without
+current tallies (``pipeline.tallies``: written before them, or before the statistics' SQL last changed) gets them
+first from ``truc upgrade``, whose time is printed (what writing them costs). For each statistic, ``truc stats
+NAME --data DIR --format csv`` (which reads the dataset's tally), the same with ``--from-rows`` (which reads the
+rows, as the reference does; left out with ``--skip-rows``) and its reference, ``bench/reference/NAME.sql`` run
+by DuckDB in a process of its own over the dataset's tables (``--reference``, below), are each run once to warm
+the page cache, then ``--runs`` times in turn (so that a change in the machine's load falls on all), and their
+median wall time and their largest peak resident memory are shown side by side. The machine's load average is
+printed before and after: on a shared machine, compare the ratios within one run.
 
 A reference reads the files by glob (``getvariable('data') || '/events/*.parquet'``) and answers the statistic's
 question for this data (one variant, simulated bots) in the most direct DuckDB it can, every output column of the
@@ -51,6 +54,18 @@ def build(hands: int, folder: Path) -> None:
     command += ["--seed", "7", "--out", str(folder), "--quiet"]
     print(f"building {folder}: {' '.join(command)}", flush=True)
     subprocess.run(command, check=True)
+
+
+def tally(folder: Path) -> None:
+    """Write the dataset's tallies with ``truc upgrade`` when they are not current, and say how long it took."""
+    sys.path.insert(0, str(ROOT))
+    from pipeline import tallies
+
+    if tallies.current(folder):
+        return
+    started = time.perf_counter()
+    subprocess.run([_truc(), "upgrade", "--data", str(folder)], check=True)
+    print(f"{folder}: tallies written by truc upgrade in {time.perf_counter() - started:.1f} s", flush=True)
 
 
 def timed(command: list[str]) -> tuple[float, int]:
@@ -136,6 +151,7 @@ def main() -> None:
     parser.add_argument("--truc", default=None, help="the truc command to time (default: the one beside Python)")
     parser.add_argument("--check", action="store_true", help="compare each statistic's rows with its reference's")
     parser.add_argument("--memory-check", action="store_true", help="which statistics run out of DuckDB's limit")
+    parser.add_argument("--skip-rows", action="store_true", help="leave out the timing of truc stats --from-rows")
     parser.add_argument("--reference", default=None, help=argparse.SUPPRESS)  # a reference's own process
     args = parser.parse_args()
     data = args.data or ROOT / "data" / "bench" / f"catalan2-{args.hands}"
@@ -143,6 +159,7 @@ def main() -> None:
         run_reference(args.reference, data)
         return
     build(args.hands, data)
+    tally(data)
     names = args.only or sorted(path.stem for path in REFERENCE.glob("*.sql") if not path.stem.startswith("_"))
     truc = (args.truc or _truc()).split()
     if args.memory_check:
@@ -154,19 +171,25 @@ def main() -> None:
         print("\n".join(differences) or f"{len(names)} statistics: the same rows as their references")
         raise SystemExit(1 if differences else 0)
     print(f"{data}: load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
-    print("| statistic | truc s | reference s | ratio | truc peak MB | reference peak MB |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| statistic | truc s | truc --from-rows s | reference s | ratio | rows ratio | truc peak MB "
+        "| --from-rows peak MB | reference peak MB |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
         ours = [*truc, "stats", name, "--data", str(data), "--format", "csv"]
-        theirs = [sys.executable, __file__, "--reference", name, "--data", str(data)]
-        timed(ours), timed(theirs)  # warm the page cache
-        runs = [(timed(ours), timed(theirs)) for _ in range(args.runs)]
-        ours_s = statistics.median(run[0][0] for run in runs)
-        theirs_s = statistics.median(run[1][0] for run in runs)
-        ours_mb = max(run[0][1] for run in runs) / 2**20
-        theirs_mb = max(run[1][1] for run in runs) / 2**20
+        commands = [ours, [*ours, "--from-rows"], [sys.executable, __file__, "--reference", name, "--data", str(data)]]
+        if args.skip_rows:
+            commands[1] = []
+        for command in commands:
+            if command:
+                timed(command)  # warm the page cache
+        runs = [[timed(command) if command else (float("nan"), 0) for command in commands] for _ in range(args.runs)]
+        seconds = [statistics.median(run[k][0] for run in runs) for k in range(3)]
+        peaks = [max(run[k][1] for run in runs) / 2**20 for k in range(3)]
         print(
-            f"| {name} | {ours_s:.2f} | {theirs_s:.2f} | {ours_s / theirs_s:.1f} | {ours_mb:.0f} | {theirs_mb:.0f} |",
+            f"| {name} | {seconds[0]:.2f} | {seconds[1]:.2f} | {seconds[2]:.2f} | {seconds[0] / seconds[2]:.2f} "
+            f"| {seconds[1] / seconds[2]:.1f} | {peaks[0]:.0f} | {peaks[1]:.0f} | {peaks[2]:.0f} |",
             flush=True,
         )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

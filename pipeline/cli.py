@@ -294,15 +294,20 @@ def simulate(
         typer.echo(f"warning: {warning}", err=True)
     with _progress(quiet, "simulating") as update:
         played = None if update is None else functools.partial(_games_done, update, games)
-        result = run(spec, out, overwrite=overwrite, progress=played)
+        result = run(spec, out, overwrite=overwrite, progress=played, tallying=None if quiet else _say_tallying)
     rows = ", ".join(f"{k} {v:,}" for k, v in result.rows.items())
     rate = result.hands / result.seconds if result.seconds else 0.0
     matches = result.manifest["matches"]
     games_played = counted(result.games, "game") + (f" in {counted(matches, 'match')}" if matches else "")
     typer.echo(
         f"wrote {games_played}, {result.hands:,} hands to {out} ({rows}) in {result.seconds:.1f} s "
-        f"on {counted(result.manifest['workers'], 'worker')}, {rate:,.0f} hands/s"
+        f"on {counted(result.manifest['workers'], 'worker')}, {rate:,.0f} hands/s; the statistics' tallies in "
+        f"{result.tally_seconds:.1f} s"
     )
+
+
+def _say_tallying() -> None:
+    typer.echo("computing the statistics' tallies", err=True)
 
 
 # Options the experiment commands share (match, tournament, sweep): declared once.
@@ -681,8 +686,9 @@ def upgrade(
     ] = [],  # noqa: B006
 ) -> None:
     """Rewrite the events of each dataset written before they carried the facts the statistics read (the
-    raise each answer faces, each raise's outcome, the acting seat's strength), and list every part in its
-    manifest once each is read in full and found sound; a current dataset is left as it is."""
+    raise each answer faces, each raise's outcome, the acting seat's strength), list every part in its
+    manifest once each is read in full and found sound, and write the statistics' tallies where they are
+    missing, damaged or computed by other SQL; a current dataset is left as it is."""
     from pipeline.printable import escaped
     from pipeline.upgrade import upgrade_datasets
 
@@ -724,12 +730,21 @@ def stats(
     all_columns: Annotated[
         bool, typer.Option("--all-columns", help="In a terminal, print every column even when the table is wider.")
     ] = False,
+    from_rows: Annotated[
+        bool,
+        typer.Option(
+            "--from-rows",
+            help="Compute it from the rows, not from the tallies written with each dataset (the same result, slower).",
+        ),
+    ] = False,
 ) -> None:
-    """List the statistics, or compute one over a dataset."""
+    """List the statistics, or compute one over a dataset: from the tallies written with each dataset, or from
+    the rows when a dataset has none (written by an older Truc Lab: truc upgrade writes them) or the parameters
+    are not the defaults."""
     from pipeline import stats as library
 
     if name is None:
-        if data or describe or per_dataset or param or columns or all_columns:
+        if data or describe or per_dataset or param or columns or all_columns or from_rows:
             _fail("name the statistic to compute or describe (truc stats lists them)")
         for stat in library.list_statistics():
             typer.echo(f"{stat.name}: {stat.description}")
@@ -742,7 +757,7 @@ def stats(
         _fail("--data is required to compute a statistic")
     names = [column.strip() for item in columns for column in item.split(",") if column.strip()]
     compute = library.compute_each if per_dataset else library.compute
-    frame = compute(name, data, _pairs(param, "--param"), names)
+    frame = compute(name, data, _pairs(param, "--param"), names, from_rows)
     left_out: list[str] = []
     if format == "table" and not names and not all_columns and sys.stdout.isatty():
         frame, left_out = library.fit_width(name, frame, shutil.get_terminal_size().columns)

@@ -67,7 +67,8 @@ def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:
     folders = store.dataset_folders(data)
     with staged(folders) as con:
         for table, view in TABLE_VIEWS.items():
-            con.execute(f"create view {table} as select * from {view}")
+            # the folder's path as text, as users compare it with theirs (the staging holds it as an enum)
+            con.execute(f"create view {table} as select * replace (dataset::varchar as dataset) from {view}")
         try:
             return interruptible(con, lambda: _result(con, sql))
         except duckdb.Error as exc:

@@ -28,6 +28,7 @@ from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
 from pipeline.store import SIMULATION, PartWriter, atomic_dataset, new_batches, write_manifest
 from pipeline.strength import DEFINITION, strength_table
+from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant
 from pipeline.workers import LOCAL, LOCAL_BACKEND, Backend, run_in_order
 
@@ -84,6 +85,7 @@ class SimulationResult:
     rows: dict[str, int]
     seconds: float
     manifest: dict[str, Any]
+    tally_seconds: float = 0.0  # the statistics' tallies, computed once the rows are written (pipeline.tallies)
 
 
 CPU_QUOTA = Path("/sys/fs/cgroup/cpu.max")
@@ -153,10 +155,13 @@ def simulate(
     out: Path,
     overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    tallying: Callable[[], None] | None = None,
 ) -> SimulationResult:
-    """Run the simulation and write the dataset to ``out`` atomically.
+    """Run the simulation and write the dataset to ``out`` atomically, with its statistics' tallies
+    (``pipeline.tallies``).
 
-    ``progress(games_done, hands_done)`` is called after each chunk.
+    ``progress(games_done, hands_done)`` is called after each chunk, ``tallying()`` once the games are played,
+    before the tallies are computed.
     """
     config, seat_specs = resolve(spec)
     asked = spec.workers if spec.workers is not None else spec.backend.cores() or usable_cores()
@@ -205,7 +210,12 @@ def simulate(
             spec.backend.name,
         )
         write_manifest(root, manifest)
-    return SimulationResult(Path(out), rows["games"], hands, rows, seconds, manifest)
+        if tallying is not None:
+            tallying()
+        write_tallies(root)
+    return SimulationResult(
+        Path(out), rows["games"], hands, rows, seconds, manifest, time.perf_counter() - started - seconds
+    )
 
 
 def run_manifest(

@@ -34,6 +34,7 @@ is written by ``scripts/statistics_doc.py``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,34 @@ def read_sql(name: str) -> str:
         return path.read_text("utf-8")
     except OSError as exc:
         raise StatsError(f"cannot read {path}: {exc.strerror}") from exc
+
+
+FINISH_MARK: Final = "-- finish"
+"""The line that splits a statistic's SQL file in two: above it the **tally**, a query whose rows add up across
+datasets (counts and sums, at a grain without the dataset: the tally of two datasets read together is the
+union of their tallies), below it the **finish**, which reads the view ``tally``, adds its rows up to the
+statistic's grain and computes the rates and intervals. ``pipeline.tallies`` writes each dataset's tallies
+when the dataset is written, so that a statistic reads them instead of the rows; over rows (a dataset
+without them, other parameters than the defaults), the tally runs as a subquery of the finish."""
+
+
+def split_tally(text: str) -> tuple[str, str] | None:
+    """The tally and the finish of a statistic's SQL text (``FINISH_MARK``), or None when it has no mark."""
+    lines = text.splitlines()
+    marks = [number for number, line in enumerate(lines) if line.strip() == FINISH_MARK]
+    if not marks:
+        return None
+    if len(marks) > 1:
+        raise StatsError(f"a statistic's SQL may hold one {FINISH_MARK!r} line, not {len(marks)}")
+    return "\n".join(lines[: marks[0]]).strip(), "\n".join(lines[marks[0] + 1 :]).strip()
+
+
+def compose(tally: str, finish: str) -> str:
+    """The finish reading ``tally`` (a parenthesised query or a relation) as the view ``tally``: a ``with``
+    clause of its own, joined to the finish's when the finish opens one."""
+    head = f"with tally as {tally}" if tally.startswith("(") else f"with tally as (select * from {tally})"
+    opens_with = re.match(r"(?:\s*--[^\n]*\n)*\s*with\s", finish, re.IGNORECASE)
+    return f"{head},\n{finish[opens_with.end() :]}" if opens_with else f"{head}\n{finish}"
 
 
 TEXT: Final = pl.String()
@@ -147,7 +176,14 @@ class Statistic:
         return SQL_DIR / f"{self.name}.sql"
 
     def sql(self) -> str:
-        return read_sql(self.name)
+        """The statistic's query over the rows: its tally, when it has one, composed with its finish."""
+        text = read_sql(self.name)
+        split = split_tally(text)
+        return text if split is None else compose(f"(\n{split[0]}\n)", split[1])
+
+    def tally_and_finish(self) -> tuple[str, str] | None:
+        """The two halves of its SQL file (``split_tally``), or None when it is one query."""
+        return split_tally(read_sql(self.name))
 
     def defaults(self) -> dict[str, float]:
         return {p.name: p.default for p in self.parameters}

@@ -32,7 +32,7 @@ from typing import Any, Final, TypeVar
 import duckdb
 import polars as pl
 
-from pipeline import store
+from pipeline import store, tallies
 from pipeline.names import counted, did_you_mean
 from pipeline.printable import FORMULA_STARTS, NOT_TEXT_CLASS, escaped, json_escaped, spreadsheet_cell
 from pipeline.statistics import MIRROR as MIRROR
@@ -72,10 +72,15 @@ def resolve_params(statistic: Statistic, params: Mapping[str, str] | None) -> di
 
 
 def compute(
-    name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None, columns: Sequence[str] = ()
+    name: str,
+    data: Path | Sequence[Path],
+    params: Mapping[str, str] | None = None,
+    columns: Sequence[str] = (),
+    from_rows: bool = False,
 ) -> pl.DataFrame:
     """Run the statistic ``name`` over one dataset folder or several together; only ``columns``, in that
-    order, when some are named (``check_columns``).
+    order, when some are named (``check_columns``). It reads the datasets' tallies when each has a current one
+    (``pipeline.tallies``), the rows otherwise or when ``from_rows``: the same frame.
 
     Several folders are read as one dataset (their games kept apart: rows are joined within a folder).
     Raises ``StatsError`` for an unknown statistic, column or parameter or a bad value, and
@@ -86,8 +91,8 @@ def compute(
     selected = check_columns(statistic, columns)
     folders = store.dataset_folders(data)
     with staged(folders) as con:
-        held = _variants_held(folders, con) if statistic.variants else set()
-        frame = _run(con, statistic, values, held)
+        held = variants_held(folders, con) if statistic.variants else set()
+        frame = _run(con, statistic, values, held, () if from_rows else folders)
     return frame.select(selected)
 
 
@@ -97,52 +102,77 @@ def compute_many(
     con: duckdb.DuckDBPyConnection | None = None,
     progress: Callable[[str], None] | None = None,
     computed: Callable[[str, pl.DataFrame], None] | None = None,
+    from_rows: bool = False,
 ) -> dict[str, pl.DataFrame]:
     """Each statistic of ``names`` over the datasets ``data`` read together, with its default parameters and
     every column, as ``compute`` returns it, by name: in one DuckDB connection, ``con`` when given (``staged``
     over the same folders) or one of its own, so that the staging is created and the files' metadata read
     once for them all rather than once per statistic (a report computes fifteen). ``progress`` is told
     ``computing NAME`` before each, ``computed`` is handed each frame as soon as it is computed (a report draws
-    its chart meanwhile)."""
+    its chart meanwhile). Each reads the datasets' tallies where it can, as ``compute`` does."""
     chosen = [get_statistic(name) for name in dict.fromkeys(names)]
     folders = store.dataset_folders(data)
     with contextlib.nullcontext(con) if con is not None else staged(folders) as connection:
-        held = _variants_held(folders, connection) if any(s.variants for s in chosen) else set()
+        held = variants_held(folders, connection) if any(s.variants for s in chosen) else set()
         frames = {}
         for statistic in chosen:
             if progress is not None:
                 progress(f"computing {statistic.name}")
-            frame = _run(connection, statistic, statistic.defaults(), held)
+            frame = _run(connection, statistic, statistic.defaults(), held, () if from_rows else folders)
             frames[statistic.name] = frame.select(check_columns(statistic, ()))
             if computed is not None:
                 computed(statistic.name, frames[statistic.name])
     return frames
 
 
-def _variants_held(folders: Sequence[Path], con: duckdb.DuckDBPyConnection) -> set[str]:
+def variants_held(folders: Sequence[Path], con: duckdb.DuckDBPyConnection) -> set[str]:
     """The variants whose games ``folders`` hold (``option_sets``: from the manifests where it can)."""
     return {row[0] for row in option_sets(folders, con)}
 
 
 def _run(
-    con: duckdb.DuckDBPyConnection, statistic: Statistic, values: Mapping[str, float], held: set[str]
+    con: duckdb.DuckDBPyConnection,
+    statistic: Statistic,
+    values: Mapping[str, float],
+    held: set[str],
+    tallied: Sequence[Path],
 ) -> pl.DataFrame:
-    """The statistic on ``con`` (staged), sorted by its keys, every column; as ``limit 0`` (its columns,
-    typed, and no work) when it counts only variants of which the data hold none (``held``). It runs under
-    ``DUCKDB_MEMORY``; an operator that cannot spill under it is a ``StatsError``, never a second run without
-    the limit (which let the report grow to 6.6 GB over 10 million hands)."""
-    sql = statistic.sql()
+    """The statistic on ``con`` (staged), sorted by its keys, every column: its finish over the tallies of the
+    datasets ``tallied`` when each has a current one (``tallies.stored``; none are looked for when ``tallied``
+    is empty), its whole SQL over the rows otherwise; as ``limit 0`` (its columns, typed, and no work) when it
+    counts only variants of which the data hold none (``held``)."""
+    files = tallies.stored(tallied, statistic, values) if tallied else None
+    sql = statistic.sql() if files is None else tallies.finish_over(statistic, files)
     if statistic.variants and not held & set(statistic.variants):
         sql = f"select * from (\n{sql}\n) limit 0"
+    frame = _limited(con, statistic, lambda: con.sql(sql, params=_used(sql, values)).pl())
+    return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
+
+
+def _used(sql: str, values: Mapping[str, float]) -> dict[str, float] | None:
+    """The parameters that ``sql`` names (a finish over tallies names none of its statistic's)."""
+    return {name: value for name, value in values.items() if f"${name}" in sql} or None
+
+
+def write_query(con: duckdb.DuckDBPyConnection, statistic: Statistic, sql: str, path: Path) -> None:
+    """Write the rows of ``sql`` (a query of ``statistic``, with its default parameters) to the Parquet file
+    ``path``, under the statistic's memory limit (``_limited``)."""
+    values = _used(sql, statistic.defaults())
+    _limited(con, statistic, lambda: con.sql(sql, params=values).write_parquet(str(path)))
+
+
+def _limited(con: duckdb.DuckDBPyConnection, statistic: Statistic, work: Callable[[], T]) -> T:
+    """``work()``, a query of ``statistic`` on ``con``, under ``DUCKDB_MEMORY`` and interruptible; an operator
+    that cannot spill under the limit is a ``StatsError``, never a second run without the limit (which let the
+    report grow to 6.6 GB over 10 million hands)."""
     con.execute(f"set memory_limit = '{DUCKDB_MEMORY}'")
     try:
-        frame = interruptible(con, lambda: con.sql(sql, params=dict(values) or None).pl())
+        return interruptible(con, work)
     except duckdb.OutOfMemoryException as exc:
         raise StatsError(
             f"{statistic.name} needs more than its memory limit of {DUCKDB_MEMORY} (DuckDB: "
             f"{str(exc).splitlines()[0]}); this is a bug in its query, please report it"
         ) from None
-    return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
 
 
 T = TypeVar("T")
@@ -218,14 +248,18 @@ def _duckdb_config(spill: str) -> dict[str, Any]:
 
 
 def compute_each(
-    name: str, data: Path | Sequence[Path], params: Mapping[str, str] | None = None, columns: Sequence[str] = ()
+    name: str,
+    data: Path | Sequence[Path],
+    params: Mapping[str, str] | None = None,
+    columns: Sequence[str] = (),
+    from_rows: bool = False,
 ) -> pl.DataFrame:
     """The statistic ``name`` over each dataset folder on its own (``compute``), one after the other, with
     a first column ``dataset`` (the folder, as in ``truc sql``): to compare runs, such as two bots or two
     options, that ``compute`` would pool. ``columns`` may name ``dataset`` too, to place it."""
     own = [column for column in columns if column != "dataset"]
     frames = [
-        compute(name, folder, params, own).select(pl.lit(str(folder)).alias("dataset"), pl.all())
+        compute(name, folder, params, own, from_rows).select(pl.lit(str(folder)).alias("dataset"), pl.all())
         for folder in store.dataset_folders(data)
     ]
     result = pl.concat(frames, how="vertical_relaxed")
@@ -568,7 +602,7 @@ def describe(name: str) -> str:
     """What the statistic ``name`` returns, from the header comment of its SQL file: its grain, the rows it
     counts and the definition of every column (``truc stats NAME --describe``)."""
     lines = []
-    for line in get_statistic(name).sql().splitlines():
+    for line in _read_sql(get_statistic(name).name).splitlines():
         if not line.startswith("--"):
             break
         lines.append(line[3:] if line.startswith("-- ") else line[2:])
@@ -662,6 +696,8 @@ def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> N
     """Create the staging views and macros of ``sql/staging.sql`` over ``folders`` on ``con``: first its
     sources, a view ``src_TABLE`` per table that reads each folder's parts with the folder as the constant
     ``dataset`` (``_source_view``), then the file itself."""
+    names = ", ".join(_literal(name) for name in sorted({str(folder) for folder in folders}))  # ordered as text
+    con.execute(f"create or replace type {DATASET_TYPE} as enum ({names})")
     for table in store.TABLES:
         con.execute(_source_view(con, table, folders))
     con.execute(_read_sql(STAGING))
@@ -676,8 +712,17 @@ def _source_view(con: duckdb.DuckDBPyConnection, table: str, folders: Sequence[P
     for number, folder in enumerate(folders):
         variable = f"{table}_files_{number}"
         con.execute(f"set variable {variable} = $files", {"files": store.table_sources(folder, table)})
-        selects.append(f"select {_literal(str(folder))} as dataset, * from read_parquet(getvariable('{variable}'))")
+        selects.append(
+            f"select {_literal(str(folder))}::{DATASET_TYPE} as dataset, * from read_parquet(getvariable('{variable}'))"
+        )
     return f"create or replace view src_{table} as\n" + "\nunion all\n".join(selects)
+
+
+DATASET_TYPE: Final = "dataset_folder"
+"""The type of the views' ``dataset`` column: an enum of the folders read (``create_staging``), in the order of
+their paths as text, which reads, prints and sorts as the folder's path but is held as a small integer, so that
+the joins and windows on (dataset, game_id) hold no copy of a path per row (with 19 folders under long paths,
+``bluff_success`` over the rows ran out of its 640 MB on a few thousand games). ``truc sql`` shows it as text."""
 
 
 def _literal(text: str) -> str:

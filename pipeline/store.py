@@ -585,7 +585,14 @@ def _is_dataset(path: Path) -> bool:
     return (path / "manifest.json").is_file()
 
 
-DATASET_ENTRIES: Final = frozenset({"manifest.json", *TABLES})
+TALLIES: Final = "tallies"
+"""The folder of a dataset's tallies (``pipeline.tallies``: a file ``NAME.parquet`` per statistic) and the
+manifest's record of them: by relative path, each file's ``rows``, ``bytes``, ``blake2b`` checksum (as a
+part's) and the ``digest`` of the SQL that computed it. They are derived from the tables, so a reader that
+finds one missing, changed or computed by other SQL reads the rows instead; ``truc verify`` reports them."""
+TALLY_NAME: Final = re.compile(r"[a-z_]+\.parquet")
+
+DATASET_ENTRIES: Final = frozenset({"manifest.json", TALLIES, *TABLES})
 SIMULATION: Final = "simulation"
 IMPORT: Final = "import"
 """The ``kind`` of the manifests that ``truc simulate`` and ``truc import`` write."""
@@ -612,6 +619,8 @@ def _replaceable_dataset(path: Path) -> bool:
         if {entry.name for entry in path.iterdir()} - DATASET_ENTRIES:
             return False
         if not all(holds_only_files(path / table, PART_NAME.fullmatch) for table in TABLES):
+            return False
+        if not holds_only_files(path / TALLIES, TALLY_NAME.fullmatch):
             return False
         manifest = read_manifest(path)
     except (OSError, DatasetError):
@@ -898,7 +907,26 @@ def verify_dataset(root: Path) -> list[str]:
                 damage = _part_damage(root / relative, entry)
                 if damage is not None:
                     lines.append(damage)
+        lines.extend(_tally_damage(root, manifest))
     return lines
+
+
+def tally_entries(manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The manifest's record of the dataset's tallies (``TALLIES``), by relative path; empty when it has none."""
+    entries = manifest.get(TALLIES)
+    return entries if isinstance(entries, dict) else {}
+
+
+def _tally_damage(root: Path, manifest: dict[str, Any]) -> Iterator[str]:
+    """A line for each tally the manifest records that is missing or not the file written (``TALLIES``)."""
+    for relative, entry in tally_entries(manifest).items():
+        path = root / relative
+        if not path.is_file():
+            yield f"{path} is listed in {root / 'manifest.json'} but missing (a tally: `truc upgrade` writes it again)"
+            continue
+        damage = _part_damage(path, entry)
+        if damage is not None:
+            yield f"{damage} (a tally: `truc upgrade` writes it again)"
 
 
 def _part_damage(part: Path, entry: dict[str, Any]) -> str | None:
@@ -931,7 +959,7 @@ def verify_datasets(paths: Sequence[Path]) -> list[tuple[Path, list[str]]]:
 def upgrade_dataset(root: Path) -> bool:
     """Write the list of parts (``PARTS``) into the manifest of the dataset ``root``, written by a Truc Lab
     from before the list, once every part is read in full (``read_parts_in_full``). The new manifest is written
-    beside the old one and renamed over it (``_replace_manifest``): a kill leaves one or the other. Returns
+    beside the old one and renamed over it (``replace_manifest``): a kill leaves one or the other. Returns
     False, writing nothing, for a dataset that already lists its parts. Raises ``DatasetError`` naming a damaged
     part; nothing is written then. A dataset of an older ``FORMAT`` is ``pipeline.upgrade``'s to rewrite."""
     root = existing_folder(root)
@@ -939,7 +967,7 @@ def upgrade_dataset(root: Path) -> bool:
         manifest = read_manifest(root)
         if PARTS in manifest:
             return False
-        _replace_manifest(root, {**manifest, PARTS: read_parts_in_full(root, manifest)})
+        replace_manifest(root, {**manifest, PARTS: read_parts_in_full(root, manifest)})
     return True
 
 
@@ -984,7 +1012,7 @@ def upgrade_datasets(paths: Sequence[Path]) -> list[tuple[Path, bool]]:
     return [(folder, upgrade_dataset(folder)) for folder in expand_datasets(paths)]
 
 
-def _replace_manifest(root: Path, manifest: dict[str, Any]) -> None:
+def replace_manifest(root: Path, manifest: dict[str, Any]) -> None:
     """Write ``manifest`` to a hidden file in ``root``, flushed to the disk, then rename it over
     ``manifest.json``, both through the folder held open: a folder put at ``root`` meanwhile (another
     command's ``--overwrite``) is not written into."""

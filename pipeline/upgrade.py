@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline import store
+from pipeline import store, tallies
 
 UPGRADE_MEMORY: Final = "640MB"
 """DuckDB's memory limit while deriving the facts (a row group of events and the rows of its games at a time)."""
@@ -145,16 +145,22 @@ def _with_facts(con: duckdb.DuckDBPyConnection, base: pa.Table) -> pa.Table:
 
 
 def upgrade_dataset(root: Path) -> str | None:
-    """Bring the dataset ``root`` to ``store.FORMAT_VERSION``; what was done (``facts derived``, ``parts
-    listed``), or None when it was current. Raises ``store.DatasetError`` for a dataset that cannot be
-    upgraded (a damaged part, a newer format); the dataset is left as it was then."""
+    """Bring the dataset ``root`` to ``store.FORMAT_VERSION`` with current tallies (``pipeline.tallies``); what
+    was done (``facts derived``, ``parts listed``, ``tallies written``), or None when it was current. Raises
+    ``store.DatasetError`` for a dataset that cannot be upgraded (a damaged part, a newer format); the dataset is
+    left as it was then."""
     root = store.existing_folder(root)
     manifest = store.read_manifest(root)
     version = store.format_of(manifest)
     if version > store.FORMAT_VERSION:
         store.check_format(root, manifest)
     if version == store.FORMAT_VERSION:
-        return "parts listed" if store.upgrade_dataset(root) else None
+        done = ["parts listed"] if store.upgrade_dataset(root) else []
+        if not tallies.current(root):
+            with store.unchanged([root]):
+                tallies.write_tallies(root)
+            done.append("tallies written")
+        return ", ".join(done) or None
     with store.atomic_dataset(root, overwrite=True) as tmp:
         with store.unchanged([root]):
             manifest = store.read_manifest(root)
@@ -166,8 +172,11 @@ def upgrade_dataset(root: Path) -> str | None:
                 if name != "events":
                     _link_parts(root, tmp, name)
             _derive_events(root, tmp)
-        store.write_manifest(tmp, {key: value for key, value in manifest.items() if key != store.PARTS})
-    return "facts derived"
+        store.write_manifest(
+            tmp, {key: value for key, value in manifest.items() if key not in (store.PARTS, store.TALLIES)}
+        )
+        tallies.write_tallies(tmp)
+    return "facts derived, tallies written"
 
 
 def upgrade_datasets(paths: Sequence[Path]) -> list[tuple[Path, str | None]]:

@@ -37,6 +37,10 @@
 --
 -- Parameters
 --   $threshold   double in [0, 1], default 0.33: strength_pct below which a raise is a bluff.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy, stake)
+-- of a dataset, every column a count or a sum, so that datasets add up: raises, bluffs, folded, called,
+-- called_won, and the sum and count of the bluffs' net points. The finish adds them up and divides.
 
 with
 
@@ -80,7 +84,7 @@ judged_raises as (
     inner join games using (dataset, game_id)
 ),
 
-per_stake as (
+tally as (
     select
         variant,
         players,
@@ -91,8 +95,29 @@ per_stake as (
         count(*) filter (where is_bluff and was_folded) as folded,
         count(*) filter (where is_bluff and was_called) as called,
         count(*) filter (where is_bluff and was_called and raiser_won) as called_won,
-        avg(net_points) filter (where is_bluff) as net_points_per_bluff
+        sum(net_points) filter (where is_bluff) as sum_net_points_bluff,
+        count(net_points) filter (where is_bluff) as n_net_points_bluff
     from judged_raises
+    group by variant, players, policy, stake
+)
+
+select * from tally
+-- finish
+with
+
+per_stake as (
+    select
+        variant,
+        players,
+        policy,
+        stake,
+        sum(raises)::bigint as raises,
+        sum(bluffs)::bigint as bluffs,
+        sum(folded)::bigint as folded,
+        sum(called)::bigint as called,
+        sum(called_won)::bigint as called_won,
+        sum(sum_net_points_bluff) / sum(n_net_points_bluff) as net_points_per_bluff
+    from tally
     group by variant, players, policy, stake
 )
 

@@ -52,6 +52,11 @@
 --   $bluff_below   double in [0, 40], default 20: an envit call by a seat whose envit value is below it is a bluff
 --                  (below 20 a seat holds no two cards of one suit: those are worth 20 plus two face
 --                  values, at least 24, or 23 with the twos).
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy,
+-- measure, level) of a dataset that occurs in it, every column a count or a sum, so that datasets add up: n
+-- and count ('stones': hands and the sum of stones). The finish adds them up and computes rate, ci_low,
+-- ci_high and mean.
 
 with
 
@@ -166,8 +171,7 @@ call_rate as (
         'call' as measure,
         null::varchar as level,
         count(*) as n,
-        count(called_hands.hand_no) as count,
-        null::double as mean
+        count(called_hands.hand_no) as count
     from seated_hands
     left join called_hands using (dataset, game_id, hand_no, policy)
     group by seated_hands.variant, seated_hands.players, seated_hands.policy
@@ -185,8 +189,7 @@ answer_rates as (
             where (outcomes.measure = 'accepted' and answered_calls.answer_verb = 'accept')
             or (outcomes.measure = 'folded' and answered_calls.answer_verb = 'fold')
             or (outcomes.measure = 'raised' and answered_calls.answer_is_call)
-        ) as count,
-        null::double as mean
+        ) as count
     from answered_calls
     cross join (select unnest(['accepted', 'folded', 'raised']) as measure) as outcomes
     group by answered_calls.variant, answered_calls.players, answered_calls.policy, outcomes.measure, answered_calls.rung
@@ -200,8 +203,7 @@ win_rates as (
         'caller_won' as measure,
         band as level,
         count(*) as n,
-        count(*) filter (where caller_won) as count,
-        null::double as mean
+        count(*) filter (where caller_won) as count
     from settled
     group by variant, players, policy, band
     union all
@@ -212,8 +214,7 @@ win_rates as (
         'caller_won_accepted' as measure,
         band as level,
         count(*) as n,
-        count(*) filter (where caller_won) as count,
-        null::double as mean
+        count(*) filter (where caller_won) as count
     from settled
     where compared
     group by variant, players, policy, band
@@ -240,8 +241,7 @@ bluff_rates as (
         'bluff' as measure,
         rung as level,
         count(*) as n,
-        count(*) filter (where is_bluff) as count,
-        null::double as mean
+        count(*) filter (where is_bluff) as count
     from bluffs
     group by variant, players, policy, rung
     union all
@@ -252,8 +252,7 @@ bluff_rates as (
         'bluff_folded' as measure,
         rung as level,
         count(*) as n,
-        count(*) filter (where was_folded) as count,
-        null::double as mean
+        count(*) filter (where was_folded) as count
     from bluffs
     where is_bluff
     group by variant, players, policy, rung
@@ -265,8 +264,7 @@ bluff_rates as (
         'bluff_won' as measure,
         rung as level,
         count(*) as n,
-        count(*) filter (where bluffer_won) as count,
-        null::double as mean
+        count(*) filter (where bluffer_won) as count
     from bluffs
     where is_bluff
     group by variant, players, policy, rung
@@ -281,8 +279,7 @@ stones as (
         sources.level,
         count(*) as n,
         sum(case sources.level when 'envit' then envit_hands.envit_stones else envit_hands.trick_stones end)::bigint
-            as count,
-        null::double as mean
+            as count
     from envit_hands
     cross join (select unnest(['envit', 'tricks']) as level) as sources
     group by envit_hands.variant, envit_hands.players, sources.level
@@ -300,6 +297,23 @@ measures as (
     select * from stones
 )
 
+select * from measures
+-- finish
+with
+
+summed as (
+    select
+        variant,
+        players,
+        policy,
+        measure,
+        level,
+        sum(n)::bigint as n,
+        sum(count)::bigint as count
+    from tally
+    group by variant, players, policy, measure, level
+)
+
 select
     variant,
     players,
@@ -312,5 +326,5 @@ select
     case when measure <> 'stones' then wilson_low(count, n) end as ci_low,
     case when measure <> 'stones' then wilson_high(count, n) end as ci_high,
     case when measure = 'stones' then count / nullif(n, 0) end as mean
-from measures
+from summed
 order by variant, players, policy nulls last, measure, level nulls last

@@ -20,6 +20,10 @@
 --   points_value               mean_points_won_first - mean_points_lost_first
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players) of a dataset,
+-- every column a count or a sum, so that datasets add up: hands, won_by_first, won_by_other, and the sums and
+-- counts of points_won_first and points_lost_first. The finish adds them up and divides.
 
 with
 
@@ -44,16 +48,35 @@ decided_first_trick as (
     where hands.trick1_winner >= 0
 ),
 
-per_group as (
+tally as (
     select
         variant,
         players,
         count(*) as hands,
         count(*) filter (where winner_team = first_team) as won_by_first,
         count(*) filter (where winner_team <> first_team) as won_by_other,
-        avg(points_won_first) as mean_points_won_first,
-        avg(points_lost_first) as mean_points_lost_first
+        sum(points_won_first) as sum_points_won_first,
+        count(points_won_first) as n_points_won_first,
+        sum(points_lost_first) as sum_points_lost_first,
+        count(points_lost_first) as n_points_lost_first
     from decided_first_trick
+    group by variant, players
+)
+
+select * from tally
+-- finish
+with
+
+per_group as (
+    select
+        variant,
+        players,
+        sum(hands)::bigint as hands,
+        sum(won_by_first)::bigint as won_by_first,
+        sum(won_by_other)::bigint as won_by_other,
+        sum(sum_points_won_first) / sum(n_points_won_first) as mean_points_won_first,
+        sum(sum_points_lost_first) / sum(n_points_lost_first) as mean_points_lost_first
+    from tally
     group by variant, players
 )
 

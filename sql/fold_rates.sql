@@ -23,6 +23,11 @@
 --   ci_low, ci_high            its 95% Wilson interval
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy, stake,
+-- decile) of a dataset, decile NULL for the answering seats of unknown strength, every column a count (facing,
+-- folds), so that datasets add up. The finish adds them up per decile (the known ones) and over every decile
+-- (the all-deciles rows) and divides.
 
 with
 
@@ -48,7 +53,7 @@ facing_raises as (
     inner join games using (dataset, game_id)
 ),
 
-by_decile as (
+tally as (
     select
         variant,
         players,
@@ -58,6 +63,23 @@ by_decile as (
         count(*) as facing,
         count(*) filter (where folded) as folds
     from facing_raises
+    group by variant, players, policy, stake, decile
+)
+
+select * from tally
+-- finish
+with
+
+by_decile as (
+    select
+        variant,
+        players,
+        policy,
+        stake,
+        decile,
+        sum(facing)::bigint as facing,
+        sum(folds)::bigint as folds
+    from tally
     where decile is not null
     group by variant, players, policy, stake, decile
 ),
@@ -69,9 +91,9 @@ all_deciles as (
         policy,
         stake,
         null::bigint as decile,
-        count(*) as facing,
-        count(*) filter (where folded) as folds
-    from facing_raises
+        sum(facing)::bigint as facing,
+        sum(folds)::bigint as folds
+    from tally
     group by variant, players, policy, stake
 ),
 

@@ -37,6 +37,11 @@
 --   ci_low, ci_high            its 95% Wilson interval
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy,
+-- measure, size) of a dataset that occurs in it, every column a count, so that datasets add up: n and count.
+-- For 'raise_size' both hold the raises of that size: the finish takes n, the policy's raises to a number,
+-- as the sum of count over its sizes.
 
 with
 
@@ -142,11 +147,11 @@ raise_sizes as (
         policy,
         'raise_size' as measure,
         size,
-        count(*) over (partition by variant, players, policy) as n,
-        count(*) over (partition by variant, players, policy, size) as count
+        count(*) as n,
+        count(*) as count
     from raises
     where not is_reste
-    qualify row_number() over (partition by variant, players, policy, size) = 1
+    group by variant, players, policy, size
 ),
 
 restes as (
@@ -208,6 +213,38 @@ measures as (
     select * from reste_frequency
     union all
     select * from reste_outcomes
+)
+
+select * from measures
+-- finish
+with
+
+summed as (
+    select
+        variant,
+        players,
+        policy,
+        measure,
+        size,
+        sum(n)::bigint as n,
+        sum(count)::bigint as count
+    from tally
+    group by variant, players, policy, measure, size
+),
+
+measures as (
+    select
+        variant,
+        players,
+        policy,
+        measure,
+        size,
+        case
+            when measure = 'raise_size' then (sum(count) over (partition by variant, players, policy, measure))::bigint
+            else n
+        end as n,
+        count
+    from summed
 )
 
 select

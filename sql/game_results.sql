@@ -35,6 +35,12 @@
 --   matches_won                those whose side is the match_winner_team; NULL as matches
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy,
+-- mirror) of a dataset, every column a count or a sum (unit a min, which the finish takes the min of), so
+-- that datasets add up: games, games_won, the count, sum and sum of squares of the margins, the count of
+-- side-games in a match (match_no not null), matches and matches_won. The finish adds them up, and computes
+-- the mean margin and its standard deviation (as stddev_samp) from them.
 
 with
 
@@ -81,22 +87,66 @@ side_games as (
     inner join int_side_policies as side_policies using (dataset, game_id)
 ),
 
+tally as (
+    select
+        variant,
+        players,
+        policy,
+        mirror,
+        min(unit) as unit,
+        count(*) as games,
+        count(*) filter (where won) as games_won,
+        count(margin) as n_margin,
+        sum(margin) as sum_margin,
+        sum(margin * margin) as sum_margin_squared,
+        count(match_no) as in_match,
+        count(*) filter (where decides_match) as matches,
+        count(*) filter (where won_match) as matches_won
+    from side_games
+    group by variant, players, policy, mirror
+)
+
+select * from tally
+-- finish
+with
+
+sums as (
+    select
+        variant,
+        players,
+        policy,
+        mirror,
+        min(unit) as unit,
+        sum(games)::bigint as games,
+        sum(games_won)::bigint as games_won,
+        sum(n_margin)::bigint as n_margin,
+        sum(sum_margin) as sum_margin,
+        sum(sum_margin_squared) as sum_margin_squared,
+        sum(in_match) > 0 as in_matches,
+        sum(matches)::bigint as matches,
+        sum(matches_won)::bigint as matches_won
+    from tally
+    group by variant, players, policy, mirror
+),
+
 per_policy as (
     select
         variant,
         players,
         policy,
         mirror,
-        count(*) as games,
-        count(*) filter (where won) as games_won,
-        avg(margin) as mean_margin,
-        stddev_samp(margin) as margin_sd,
-        min(unit) as unit,
-        count(match_no) > 0 as in_matches,
-        count(*) filter (where decides_match) as matches,
-        count(*) filter (where won_match) as matches_won
-    from side_games
-    group by variant, players, policy, mirror
+        games,
+        games_won,
+        sum_margin / n_margin as mean_margin,
+        case
+            when n_margin >= 2 then
+                sqrt(greatest(0.0, (sum_margin_squared - sum_margin * sum_margin / n_margin) / (n_margin - 1)))
+        end as margin_sd,
+        unit,
+        in_matches,
+        matches,
+        matches_won
+    from sums
 )
 
 select

@@ -16,6 +16,10 @@
 --   points_diff                mean_points_eldest - mean_points_other
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players) of a dataset,
+-- every column a count or a sum, so that datasets add up: hands, eldest_wins, and the sums and counts of
+-- points_eldest and points_other. The finish adds them up and divides.
 
 with
 
@@ -39,15 +43,33 @@ decided_hands as (
     where hands.winner_team is not null
 ),
 
-per_group as (
+tally as (
     select
         variant,
         players,
         count(*) as hands,
         count(*) filter (where eldest_won) as eldest_wins,
-        avg(points_eldest) as mean_points_eldest,
-        avg(points_other) as mean_points_other
+        sum(points_eldest) as sum_points_eldest,
+        count(points_eldest) as n_points_eldest,
+        sum(points_other) as sum_points_other,
+        count(points_other) as n_points_other
     from decided_hands
+    group by variant, players
+)
+
+select * from tally
+-- finish
+with
+
+per_group as (
+    select
+        variant,
+        players,
+        sum(hands)::bigint as hands,
+        sum(eldest_wins)::bigint as eldest_wins,
+        sum(sum_points_eldest) / sum(n_points_eldest) as mean_points_eldest,
+        sum(sum_points_other) / sum(n_points_other) as mean_points_other
+    from tally
     group by variant, players
 )
 

@@ -41,6 +41,11 @@
 --   fold_rate                  folds / facing (NULL when facing = 0)
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, player, mirror)
+-- of a dataset, every column a count or a sum, so that datasets add up: hands, random_bot_hands, decided,
+-- wins, the sum and count of the decided side-hands' net points, raises, facing and folds. The mirror flag is
+-- found within each game, so a dataset's tally sees it whole. The finish adds them up and divides.
 
 with
 
@@ -109,26 +114,37 @@ game_sides as (
     from labelled_seats
 ),
 
-results as (
+side_hands as (
     select
         game_sides.variant,
         game_sides.players,
         game_sides.player,
         game_sides.mirror,
-        count(*) filter (where hands.winner_team is not null) as decided,
-        count(*) filter (where game_sides.team = hands.winner_team) as wins,
-        avg(
-            case
-                when hands.winner_team is not null then
-                    side_points(game_sides.team, hands.points_team0, hands.points_team1, hands.points_team2)
-                    - others_points(
-                        game_sides.team, hands.points_team0, hands.points_team1, hands.points_team2, game_sides.sides
-                    )
-            end
-        ) as mean_net_points
+        hands.winner_team is not null as decided,
+        game_sides.team = hands.winner_team as won,
+        case
+            when hands.winner_team is not null then
+                side_points(game_sides.team, hands.points_team0, hands.points_team1, hands.points_team2)
+                - others_points(
+                    game_sides.team, hands.points_team0, hands.points_team1, hands.points_team2, game_sides.sides
+                )
+        end as net_points
     from game_sides
     inner join stg_hands as hands using (dataset, game_id)
-    group by game_sides.variant, game_sides.players, game_sides.player, game_sides.mirror
+),
+
+results as (
+    select
+        variant,
+        players,
+        player,
+        mirror,
+        count(*) filter (where decided) as decided,
+        count(*) filter (where won) as wins,
+        sum(net_points) as sum_net_points,
+        count(net_points) as n_net_points
+    from side_hands
+    group by variant, players, player, mirror
 ),
 
 per_seat as (
@@ -139,9 +155,9 @@ per_seat as (
         labelled_seats.mirror,
         sum(game_hands.hands)::bigint as hands,
         coalesce(sum(game_hands.hands) filter (where labelled_seats.random_bot), 0)::bigint as random_bot_hands,
-        coalesce(sum(raises.raises), 0) as raises,
-        coalesce(sum(answers.facing), 0) as facing,
-        coalesce(sum(answers.folds), 0) as folds
+        coalesce(sum(raises.raises), 0)::bigint as raises,
+        coalesce(sum(answers.facing), 0)::bigint as facing,
+        coalesce(sum(answers.folds), 0)::bigint as folds
     from labelled_seats
     inner join game_hands using (dataset, game_id)
     left join raises using (dataset, game_id, seat)
@@ -149,10 +165,32 @@ per_seat as (
     group by labelled_seats.variant, labelled_seats.players, labelled_seats.player, labelled_seats.mirror
 ),
 
-per_player as (
+tally as (
     select *
     from per_seat
     inner join results using (variant, players, player, mirror)
+)
+
+select * from tally
+-- finish
+with
+
+per_player as (
+    select
+        variant,
+        players,
+        player,
+        mirror,
+        sum(hands)::bigint as hands,
+        sum(random_bot_hands)::bigint as random_bot_hands,
+        sum(decided)::bigint as decided,
+        sum(wins)::bigint as wins,
+        sum(sum_net_points) / sum(n_net_points) as mean_net_points,
+        sum(raises) as raises,
+        sum(facing) as facing,
+        sum(folds) as folds
+    from tally
+    group by variant, players, player, mirror
 )
 
 select

@@ -23,6 +23,10 @@
 --   ci_low, ci_high            its 95% Wilson interval
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy, decision,
+-- stake, trick_no) of a dataset, every column a count (chances, count), so that datasets add up. The finish adds
+-- them up and divides.
 
 with
 
@@ -47,7 +51,7 @@ chances as (
     where events.could_raise and events.answers is not null and events.verb <> 'redeal' and not events.envit_step
 ),
 
-per_group as (
+tally as (
     select
         variant,
         players,
@@ -58,6 +62,24 @@ per_group as (
         count(*) as chances,
         count(*) filter (where raised) as count
     from chances
+    group by variant, players, policy, decision, stake, trick_no
+)
+
+select * from tally
+-- finish
+with
+
+per_group as (
+    select
+        variant,
+        players,
+        policy,
+        decision,
+        stake,
+        trick_no,
+        sum(chances)::bigint as chances,
+        sum(count)::bigint as count
+    from tally
     group by variant, players, policy, decision, stake, trick_no
 )
 

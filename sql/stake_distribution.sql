@@ -16,6 +16,11 @@
 --                              count (the same on every row of a group)
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, stake) of a
+-- dataset, every column a count or a sum, so that datasets add up: hands, and the sum and count of
+-- total_points. The finish adds them up per stake and per (variant, players) (the share's denominator and
+-- mean_points_per_hand) and divides.
 
 with
 
@@ -34,13 +39,29 @@ all_hands as (
     inner join games using (dataset, game_id)
 ),
 
+tally as (
+    select
+        variant,
+        players,
+        stake,
+        count(*) as hands,
+        sum(total_points)::bigint as sum_points,
+        count(total_points) as n_points
+    from all_hands
+    group by variant, players, stake
+)
+
+select * from tally
+-- finish
+with
+
 per_group as (
     select
         variant,
         players,
-        count(*) as group_hands,
-        avg(total_points) as mean_points_per_hand
-    from all_hands
+        sum(hands)::bigint as group_hands,
+        sum(sum_points) / sum(n_points) as mean_points_per_hand
+    from tally
     group by variant, players
 ),
 
@@ -49,9 +70,9 @@ per_stake as (
         variant,
         players,
         stake,
-        count(*) as hands,
-        avg(total_points) as mean_points
-    from all_hands
+        sum(hands)::bigint as hands,
+        sum(sum_points) / sum(n_points) as mean_points
+    from tally
     group by variant, players, stake
 )
 

@@ -20,6 +20,10 @@
 --                              with 2 sides: the other team's points), in the variant's per-hand unit
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy, decile)
+-- of a dataset, every column a count or a sum, so that datasets add up: n, wins, and the sum and count of
+-- net_points. The finish adds them up and divides.
 
 with
 
@@ -65,7 +69,7 @@ seat_hands as (
     where seats.strength_pct is not null
 ),
 
-per_decile as (
+tally as (
     select
         variant,
         players,
@@ -73,8 +77,26 @@ per_decile as (
         decile,
         count(*) as n,
         count(*) filter (where won) as wins,
-        avg(net_points) as mean_net_points
+        sum(net_points) as sum_net_points,
+        count(net_points) as n_net_points
     from seat_hands
+    group by variant, players, policy, decile
+)
+
+select * from tally
+-- finish
+with
+
+per_decile as (
+    select
+        variant,
+        players,
+        policy,
+        decile,
+        sum(n)::bigint as n,
+        sum(wins)::bigint as wins,
+        sum(sum_net_points) / nullif(sum(n_net_points), 0) as mean_net_points
+    from tally
     group by variant, players, policy, decile
 )
 

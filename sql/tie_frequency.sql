@@ -17,6 +17,10 @@
 --   ci_low, ci_high            its 95% Wilson interval (NULL when n = 0)
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, measure,
+-- trick_no) of a dataset, the output's grain, every column a count (n, count), so that datasets add up. The
+-- finish adds them up and divides.
 
 with
 
@@ -75,10 +79,26 @@ hands_by_tie_rule as (
     group by variant, players
 ),
 
-measures as (
+tally as (
     select * from trick_ties
     union all
     select * from hands_by_tie_rule
+)
+
+select * from tally
+-- finish
+with
+
+measures as (
+    select
+        variant,
+        players,
+        measure,
+        trick_no,
+        sum(n)::bigint as n,
+        sum(count)::bigint as count
+    from tally
+    group by variant, players, measure, trick_no
 )
 
 select

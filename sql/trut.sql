@@ -57,6 +57,11 @@
 --   ci_low, ci_high            its 95% Wilson interval
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players, policy, measure,
+-- level, trick_no) of a dataset, every column a count (n, count), so that datasets add up. For 'timing' and
+-- 'chanson_cards', whose n is the total over the levels, the tally's n is the level's own count (as count): the
+-- finish adds the rows up and then sums n over the levels of each (variant, players, policy, measure, trick_no).
 
 with
 
@@ -196,7 +201,7 @@ timing as (
         'timing' as measure,
         timing as level,
         trick_no,
-        (sum(count(*)) over (partition by variant, players, policy, trick_no))::bigint as n,
+        count(*) as n,
         count(*) as count
     from judged_truts
     group by variant, players, policy, trick_no, timing
@@ -298,13 +303,13 @@ chanson_cards as (
         'chanson_cards' as measure,
         arg as level,
         null::bigint as trick_no,
-        (sum(count(*)) over (partition by variant, players, policy))::bigint as n,
+        count(*) as n,
         count(*) as count
     from asks
     group by variant, players, policy, arg
 ),
 
-measures as (
+tally as (
     select * from trut_rate
     union all
     select * from fold_by_position
@@ -316,6 +321,28 @@ measures as (
     select * from choice_rates
     union all
     select * from chanson_cards
+)
+
+select * from tally
+-- finish
+with
+
+measures as (
+    select
+        variant,
+        players,
+        policy,
+        measure,
+        level,
+        trick_no,
+        case
+            when measure in ('timing', 'chanson_cards')
+                then (sum(sum(n)) over (partition by variant, players, policy, measure, trick_no))::bigint
+            else sum(n)::bigint
+        end as n,
+        sum(count)::bigint as count
+    from tally
+    group by variant, players, policy, measure, level, trick_no
 )
 
 select

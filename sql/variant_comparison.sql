@@ -55,6 +55,13 @@
 -- Parameters
 --   $threshold   double in [0, 1], default 0.33: strength_pct below which a raise is a bluff (as in
 --                bluff_success).
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players) of a dataset,
+-- every column a count or a sum, so that datasets add up (games, hands, complete_hands, and the counts of each
+-- figure's sample and successes), except three that the finish combines their own way: sides (a max: the
+-- finish takes the max), unit (a min: the finish takes the min) and policy_labels (the sorted list of the
+-- group's distinct policy labels: the finish unions the lists and counts the labels, so that a policy that
+-- played in several datasets counts once).
 
 with
 
@@ -78,7 +85,8 @@ group_policies as (
     select
         games.variant,
         games.players,
-        count(distinct seat_policies.policy) as policies
+        list_sort(list(distinct seat_policies.policy) filter (where seat_policies.policy is not null))
+            as policy_labels
     from int_seat_policies as seat_policies
     inner join games using (dataset, game_id)
     group by games.variant, games.players
@@ -148,13 +156,13 @@ bluff_figures as (
     group by games.variant, games.players
 ),
 
-figures as (
+tally as (
     select
         group_games.variant,
         group_games.players,
         group_games.sides,
         group_games.unit,
-        coalesce(group_policies.policies, 0) as policies,
+        coalesce(group_policies.policy_labels, []::varchar[]) as policy_labels,
         group_games.games,
         coalesce(hand_figures.hands, 0) as hands,
         coalesce(hand_figures.complete_hands, 0) as complete_hands,
@@ -175,6 +183,36 @@ figures as (
     left join hand_figures using (variant, players)
     left join bluff_figures using (variant, players)
     left join fold_figures using (variant, players)
+)
+
+select * from tally
+-- finish
+with
+
+figures as (
+    select
+        variant,
+        players,
+        max(sides) as sides,
+        min(unit) as unit,
+        length(list_distinct(flatten(list(policy_labels)))) as policies,
+        sum(games)::bigint as games,
+        sum(hands)::bigint as hands,
+        sum(complete_hands)::bigint as complete_hands,
+        sum(first_trick_hands)::bigint as first_trick_hands,
+        sum(won_by_first)::bigint as won_by_first,
+        sum(won_by_other)::bigint as won_by_other,
+        sum(raises)::bigint as raises,
+        sum(bluffs)::bigint as bluffs,
+        sum(bluffs_folded)::bigint as bluffs_folded,
+        sum(facing)::bigint as facing,
+        sum(folds)::bigint as folds,
+        sum(decided_hands)::bigint as decided_hands,
+        sum(eldest_wins)::bigint as eldest_wins,
+        sum(tricks)::bigint as tricks,
+        sum(tied_tricks)::bigint as tied_tricks
+    from tally
+    group by variant, players
 )
 
 select

@@ -12,6 +12,9 @@
 --   ci_low, ci_high            its 95% Wilson interval
 --
 -- Parameters: none.
+--
+-- Tally (above the finish line; pipeline.statistics.FINISH_MARK): one row per (variant, players) of a dataset,
+-- every column a count, so that datasets add up: hands and void_hands. The finish adds them up and divides.
 
 with
 
@@ -29,13 +32,27 @@ all_hands as (
     inner join games using (dataset, game_id)
 ),
 
-per_group as (
+tally as (
     select
         variant,
         players,
         count(*) as hands,
         count(*) filter (where is_void) as void_hands
     from all_hands
+    group by variant, players
+)
+
+select * from tally
+-- finish
+with
+
+per_group as (
+    select
+        variant,
+        players,
+        sum(hands)::bigint as hands,
+        sum(void_hands)::bigint as void_hands
+    from tally
     group by variant, players
 )
 

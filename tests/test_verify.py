@@ -21,18 +21,27 @@ def _run(*args: str) -> Result:
     return CliRunner().invoke(app, list(args))
 
 
+def store_statistics() -> list[str]:
+    from pipeline.statistics import STATISTICS
+
+    return list(STATISTICS)
+
+
 def _assert_parts_listed(folder: Path) -> None:
-    """The manifest lists exactly the parts on disk, each with its true rows, size and blake2b."""
+    """The manifest lists exactly the parts on disk, each with its true rows, size and blake2b; and the tallies the
+    same way, each with the digest of the SQL that computed it."""
     manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
     on_disk = sorted(str(part.relative_to(folder)) for part in folder.glob("*/*.parquet"))
-    assert sorted(manifest[store.PARTS]) == on_disk and on_disk
-    for relative, entry in manifest[store.PARTS].items():
+    assert sorted([*manifest[store.PARTS], *manifest[store.TALLIES]]) == on_disk and on_disk
+    for relative, entry in [*manifest[store.PARTS].items(), *manifest[store.TALLIES].items()]:
         data = (folder / relative).read_bytes()
-        assert entry == {
+        assert {key: value for key, value in entry.items() if key != "digest"} == {
             "rows": pq.ParquetFile(folder / relative).metadata.num_rows,
             "bytes": len(data),
             "blake2b": hashlib.blake2b(data, digest_size=16).hexdigest(),
         }
+    assert all(entry["digest"] for entry in manifest[store.TALLIES].values())
+    assert len(manifest[store.TALLIES]) == len(store_statistics())
     for table in store.TABLES:
         listed = sum(entry["rows"] for path, entry in manifest[store.PARTS].items() if path.startswith(f"{table}/"))
         assert listed == manifest["rows"][table]
@@ -131,9 +140,11 @@ def test_an_older_dataset_is_refused_in_one_line_until_upgraded(tmp_path: Path) 
             f"`truc upgrade --data {data}` (it checks every part and lists it)\n",
         )
     result = _run("upgrade", "--data", str(data))
-    assert (result.exit_code, result.output) == (0, f"{data}: parts listed\n")
+    assert (result.exit_code, result.output) == (0, f"{data}: parts listed\n")  # its tallies were current
     assert (data / "manifest.json").read_bytes() == written  # the list simulate wrote, found again
-    assert sorted(path.name for path in data.iterdir()) == ["events", "games", "hands", "manifest.json", "seats"]
+    assert sorted(path.name for path in data.iterdir()) == [
+        "events", "games", "hands", "manifest.json", "seats", "tallies",
+    ]  # fmt: skip
     assert _run("verify", "--data", str(data)).output == f"{data}: ok\n"
     assert _run("stats", "mano_advantage", "--data", str(data)).exit_code == 0
     result = _run("upgrade", "--data", str(data))
@@ -175,7 +186,9 @@ def test_an_older_dataset_with_a_damaged_part_is_not_upgraded(tmp_path: Path) ->
         "removed or replaced after the dataset was written\n",
     )
     assert (data / "manifest.json").read_bytes() == before
-    assert sorted(path.name for path in data.iterdir()) == ["events", "games", "hands", "manifest.json", "seats"]
+    assert sorted(path.name for path in data.iterdir()) == [
+        "events", "games", "hands", "manifest.json", "seats", "tallies",
+    ]  # fmt: skip
 
 
 def test_the_option_sets_of_simulations_come_from_their_manifests_as_their_games_say(tmp_path: Path) -> None:

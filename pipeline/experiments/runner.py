@@ -32,6 +32,7 @@ from pipeline.rows import add_game
 from pipeline.simulate import CHUNK_GAMES, SEED_MAX, run_manifest, usable_cores
 from pipeline.store import TABLES, PartWriter, new_batches, write_manifest
 from pipeline.strength import strength_table
+from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant
 from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order
 
@@ -302,6 +303,7 @@ def play_matches(
         }
         outcome.manifest = manifest
         write_manifest(root / match.folder, manifest)
+        write_tallies(root / match.folder)
     return outcomes
 
 

@@ -67,6 +67,7 @@ from pipeline.store import (
     write_manifest,
 )
 from pipeline.strength import DEFINITION
+from pipeline.tallies import write_tallies
 from pipeline.workers import run_in_order
 
 MANIFEST_PROBLEMS = 100
@@ -431,6 +432,7 @@ def import_files(
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         write_manifest(root, manifest)
+        write_tallies(root)
     return ImportResult(Path(out), rows.games, rows.hands, invalid, written, manifest, rows.duplicates)
 
 

@@ -1,0 +1,183 @@
+"""The datasets' tallies (``pipeline.tallies``): a statistic read from them is the statistic read from the rows.
+
+Every statistic with a tally is computed both ways over datasets of every variant and player count
+(``sim_all_variants``), with a second run of one variant of each family and a 4-player Catalan run of mixed bots
+beside them, so that the tallies of several datasets add up to the same groups. The rest: the tallies are written by
+every writer, read only when current, checked by ``truc verify`` and written again by ``truc upgrade``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from polars.testing import assert_frame_equal
+from typer.testing import CliRunner
+
+from pipeline import stats, store, tallies
+from pipeline.cli import app
+from pipeline.history.io import export_dataset, import_files
+from pipeline.simulate import SimulationSpec, simulate
+from pipeline.upgrade import upgrade_dataset
+
+TALLIED = [s.name for s in stats.list_statistics() if s.tally_and_finish() is not None]
+
+
+SECOND_RUNS = ("catalan", "trut", "french", "valencian")
+"""The variants run a second time beside ``sim_all_variants`` (2 players, as it runs them), one of each family, so
+that every statistic's tally rows of one group come from two datasets and add up (a share of a group's total, a
+count of distinct bots: the finish's work)."""
+
+
+@pytest.fixture(scope="module")
+def second_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of second runs of ``SECOND_RUNS``: the threshold bot against the random one, as in
+    ``sim_all_variants``, other seeds."""
+    folder = tmp_path_factory.mktemp("tallies")
+    for seed, variant in enumerate(SECOND_RUNS, start=90):
+        spec = SimulationSpec(variant, 30, seed, {"players": "2"}, "threshold", {1: "random"})
+        simulate(spec, folder / f"{variant}-2p-again")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def second_catalan(second_runs: Path) -> Path:
+    return second_runs / "catalan-2p-again"
+
+
+@pytest.fixture(scope="module")
+def many(sim_all_variants: Path, second_runs: Path, sim_dataset: Path) -> list[Path]:
+    return [sim_all_variants, second_runs, sim_dataset]
+
+
+def test_every_statistic_has_a_tally() -> None:
+    assert [s.name for s in stats.list_statistics() if s.tally_and_finish() is None] == []
+
+
+@pytest.mark.parametrize("name", TALLIED)
+def test_tallies_give_the_rows_statistic(many: list[Path], name: str) -> None:
+    folders = store.dataset_folders(many)
+    statistic = stats.get_statistic(name)
+    assert tallies.stored(folders, statistic, statistic.defaults()) is not None, "the tallies were not read"
+    from_tallies = stats.compute(name, many)
+    from_rows = stats.compute(name, many, from_rows=True)
+    assert from_rows.height > 0 or name in {"envit", "trut", "french"}
+    assert_frame_equal(from_tallies, from_rows, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("name", TALLIED)
+def test_each_dataset_alone(second_runs: Path, name: str) -> None:
+    for variant in SECOND_RUNS:
+        dataset = second_runs / f"{variant}-2p-again"
+        assert_frame_equal(
+            stats.compute(name, dataset),
+            stats.compute(name, dataset, from_rows=True),
+            check_exact=False,
+            rel_tol=1e-9,
+            abs_tol=1e-12,
+        )
+
+
+def test_other_parameters_read_the_rows(many: list[Path]) -> None:
+    statistic = stats.get_statistic("bluff_success")
+    folders = store.dataset_folders(many)
+    assert tallies.stored(folders, statistic, statistic.defaults()) is not None
+    assert tallies.stored(folders, statistic, {"threshold": 0.5}) is None
+    assert_frame_equal(
+        stats.compute("bluff_success", many, {"threshold": "0.5"}),
+        stats.compute("bluff_success", many, {"threshold": "0.5"}, from_rows=True),
+    )
+    assert not stats.compute("bluff_success", many, {"threshold": "0.5"}).equals(stats.compute("bluff_success", many))
+
+
+def _copy(dataset: Path, to: Path) -> Path:
+    shutil.copytree(dataset, to)
+    return to
+
+
+def _manifest(root: Path) -> dict[str, Any]:
+    return json.loads((root / "manifest.json").read_text("utf-8"))
+
+
+def test_a_tally_of_other_sql_or_size_is_not_read(second_catalan: Path, tmp_path: Path) -> None:
+    root = _copy(second_catalan, tmp_path / "copy")
+    statistic = stats.get_statistic("first_trick_value")
+    assert tallies.stored([root], statistic, {}) is not None
+    manifest = _manifest(root)
+    manifest[store.TALLIES][tallies.relative_path(statistic.name)]["digest"] = "0" * 32
+    store.replace_manifest(root, manifest)
+    assert tallies.stored([root], statistic, {}) is None
+    assert_frame_equal(stats.compute(statistic.name, root), stats.compute(statistic.name, root, from_rows=True))
+
+    other = _copy(second_catalan, tmp_path / "other")
+    with (other / tallies.relative_path(statistic.name)).open("ab") as stream:
+        stream.write(b"\0")
+    assert tallies.stored([other], statistic, {}) is None
+
+
+def test_verify_names_a_damaged_or_missing_tally_and_upgrade_writes_them_again(
+    second_catalan: Path, tmp_path: Path
+) -> None:
+    root = _copy(second_catalan, tmp_path / "copy")
+    assert store.verify_dataset(root) == []
+    damaged = root / tallies.relative_path("first_trick_value")
+    damaged.write_bytes(damaged.read_bytes()[:-1] + b"\1")
+    (root / tallies.relative_path(TALLIED[-1])).unlink()
+    lines = store.verify_dataset(root)
+    assert len(lines) == 2
+    assert "first_trick_value.parquet is damaged" in lines[0] or "first_trick_value.parquet is damaged" in lines[1]
+    assert any(f"{TALLIED[-1]}.parquet is listed" in line and "missing" in line for line in lines)
+    assert all("truc upgrade" in line for line in lines)
+
+    assert upgrade_dataset(root) == "tallies written"
+    assert store.verify_dataset(root) == []
+    assert upgrade_dataset(root) is None
+    for name in TALLIED:
+        statistic = stats.get_statistic(name)
+        assert tallies.stored([root], statistic, statistic.defaults()) is not None
+
+
+def test_upgrade_writes_the_tallies_of_a_dataset_written_before_them(second_catalan: Path, tmp_path: Path) -> None:
+    root = _copy(second_catalan, tmp_path / "copy")
+    shutil.rmtree(root / store.TALLIES)
+    manifest = _manifest(root)
+    del manifest[store.TALLIES]
+    store.replace_manifest(root, manifest)
+    assert store.verify_dataset(root) == []
+    assert tallies.stored([root], stats.get_statistic("first_trick_value"), {}) is None
+
+    result = CliRunner().invoke(app, ["upgrade", "--data", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "tallies written" in result.output
+    assert _manifest(root)[store.TALLIES].keys() == {tallies.relative_path(name) for name in TALLIED}
+
+
+def test_an_import_writes_its_tallies(second_catalan: Path, tmp_path: Path) -> None:
+    text = tmp_path / "games.truc"
+    export_dataset(second_catalan, text)
+    imported = tmp_path / "imported"
+    import_files([text], imported)
+    assert _manifest(imported)[store.TALLIES].keys() == {tallies.relative_path(name) for name in TALLIED}
+    for name in TALLIED:
+        statistic = stats.get_statistic(name)
+        assert tallies.stored([imported], statistic, statistic.defaults()) is not None
+        assert_frame_equal(stats.compute(name, imported), stats.compute(name, imported, from_rows=True))
+
+
+def test_overwrite_replaces_a_dataset_with_its_tallies(second_catalan: Path, tmp_path: Path) -> None:
+    out = _copy(second_catalan, tmp_path / "copy")
+    simulate(SimulationSpec("catalan", 5, 1, {"players": "2"}, "threshold"), out, overwrite=True)
+    assert _manifest(out)["seed"] == 1
+    assert tallies.stored([out], stats.get_statistic("first_trick_value"), {}) is not None
+
+
+def test_from_rows_on_the_command_line(second_catalan: Path) -> None:
+    tallied = CliRunner().invoke(app, ["stats", "first_trick_value", "--data", str(second_catalan), "--format", "csv"])
+    rows = CliRunner().invoke(
+        app, ["stats", "first_trick_value", "--data", str(second_catalan), "--format", "csv", "--from-rows"]
+    )
+    assert tallied.exit_code == 0 and rows.exit_code == 0, tallied.output + rows.output
+    assert tallied.stdout == rows.stdout
