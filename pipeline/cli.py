@@ -292,9 +292,11 @@ def simulate(
     spec = SimulationSpec(variant, games, seed, options, policy, seats, workers, command, Backend(backend, address))
     for warning in spec.warnings():
         typer.echo(f"warning: {warning}", err=True)
-    with _progress(quiet, "simulating") as update:
+    bar = _progress(quiet, "simulating")
+    with bar as update:
         played = None if update is None else functools.partial(_games_done, update, games)
-        result = run(spec, out, overwrite=overwrite, progress=played, tallying=None if quiet else _say_tallying)
+        tallying = None if quiet else bar.then("computing the statistics' tallies")
+        result = run(spec, out, overwrite=overwrite, progress=played, tallying=tallying)
     rows = ", ".join(f"{k} {v:,}" for k, v in result.rows.items())
     rate = result.hands / result.seconds if result.seconds else 0.0
     matches = result.manifest["matches"]
@@ -304,10 +306,6 @@ def simulate(
         f"on {counted(result.manifest['workers'], 'worker')}, {rate:,.0f} hands/s; the statistics' tallies in "
         f"{result.tally_seconds:.1f} s"
     )
-
-
-def _say_tallying() -> None:
-    typer.echo("computing the statistics' tallies", err=True)
 
 
 # Options the experiment commands share (match, tournament, sweep): declared once.
@@ -979,6 +977,18 @@ class _progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+    def then(self, line: str) -> Callable[[], None]:
+        """A call that stops the bar where it is and says ``line`` under it on stderr: the work's next phase,
+        which has no bar of its own."""
+
+        def say() -> None:
+            if self.bar is not None:
+                self.bar.stop()
+                self.bar = None
+            typer.echo(line, err=True)
+
+        return say
 
 
 def _stop_on_sigterm(signum: int, frame: object) -> None:

@@ -69,6 +69,9 @@ def read_sql(name: str) -> str:
         raise StatsError(f"cannot read {path}: {exc.strerror}") from exc
 
 
+STAGING: Final = "staging"
+"""The SQL file of the staging views that every statistic reads (``sql/staging.sql``)."""
+
 FINISH_MARK: Final = "-- finish"
 """The line that splits a statistic's SQL file in two: above it the **tally**, a query whose rows add up across
 datasets (counts and sums, at a grain without the dataset: the tally of two datasets read together is the

@@ -38,6 +38,7 @@ from pipeline.printable import FORMULA_STARTS, NOT_TEXT_CLASS, escaped, json_esc
 from pipeline.statistics import MIRROR as MIRROR
 from pipeline.statistics import MIRRORED_COLUMNS as MIRRORED_COLUMNS
 from pipeline.statistics import SQL_DIR as SQL_DIR
+from pipeline.statistics import STAGING as STAGING
 from pipeline.statistics import STATISTICS as STATISTICS
 from pipeline.statistics import Parameter as Parameter
 from pipeline.statistics import Statistic as Statistic
@@ -47,7 +48,6 @@ from pipeline.statistics import list_statistics as list_statistics
 from pipeline.statistics import read_sql as _read_sql
 from pipeline.variants import VARIANTS
 
-STAGING = "staging"
 FORMATS = ("table", "csv", "json")
 
 
@@ -161,6 +161,10 @@ def write_query(con: duckdb.DuckDBPyConnection, statistic: Statistic, sql: str, 
     _limited(con, statistic, lambda: con.sql(sql, params=values).write_parquet(str(path)))
 
 
+class OutOfMemory(StatsError):
+    """A statistic's query that needed more than ``DUCKDB_MEMORY``."""
+
+
 def _limited(con: duckdb.DuckDBPyConnection, statistic: Statistic, work: Callable[[], T]) -> T:
     """``work()``, a query of ``statistic`` on ``con``, under ``DUCKDB_MEMORY`` and interruptible; an operator
     that cannot spill under the limit is a ``StatsError``, never a second run without the limit (which let the
@@ -169,7 +173,7 @@ def _limited(con: duckdb.DuckDBPyConnection, statistic: Statistic, work: Callabl
     try:
         return interruptible(con, work)
     except duckdb.OutOfMemoryException as exc:
-        raise StatsError(
+        raise OutOfMemory(
             f"{statistic.name} needs more than its memory limit of {DUCKDB_MEMORY} (DuckDB: "
             f"{str(exc).splitlines()[0]}); this is a bug in its query, please report it"
         ) from None
@@ -698,22 +702,35 @@ def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> N
     ``dataset`` (``_source_view``), then the file itself."""
     names = ", ".join(_literal(name) for name in sorted({str(folder) for folder in folders}))  # ordered as text
     con.execute(f"create or replace type {DATASET_TYPE} as enum ({names})")
-    for table in store.TABLES:
-        con.execute(_source_view(con, table, folders))
+    create_sources(con, folders)
     con.execute(_read_sql(STAGING))
 
 
-def _source_view(con: duckdb.DuckDBPyConnection, table: str, folders: Sequence[Path]) -> str:
+def create_sources(
+    con: duckdb.DuckDBPyConnection, folders: Sequence[Path], games: tuple[int, int] | None = None
+) -> None:
+    """(Re)create the views ``src_TABLE`` over ``folders`` (``_source_view``), with only the games whose
+    ``game_id`` is in ``[games[0], games[1])`` when ``games`` is given: the staging's views, which read them by
+    name, then see those games alone (``pipeline.tallies`` computes a large dataset's tallies a slice at a time)."""
+    for table in store.TABLES:
+        con.execute(_source_view(con, table, folders, games))
+
+
+def _source_view(
+    con: duckdb.DuckDBPyConnection, table: str, folders: Sequence[Path], games: tuple[int, int] | None = None
+) -> str:
     """The view ``src_TABLE``: for each of ``folders``, its parts of ``table`` (``store.table_sources``, held
     in the variable ``TABLE_files_K``) read whole, with the folder's path as the literal ``dataset``; one
     ``union all`` over the folders. The dataset is known before a row is read, so no join has to parse a
-    file's name for it."""
+    file's name for it. ``games``: only those (``create_sources``)."""
+    where = "" if games is None else f" where game_id >= {int(games[0])} and game_id < {int(games[1])}"
     selects = []
     for number, folder in enumerate(folders):
         variable = f"{table}_files_{number}"
         con.execute(f"set variable {variable} = $files", {"files": store.table_sources(folder, table)})
         selects.append(
-            f"select {_literal(str(folder))}::{DATASET_TYPE} as dataset, * from read_parquet(getvariable('{variable}'))"
+            f"select {_literal(str(folder))}::{DATASET_TYPE} as dataset, * "
+            f"from read_parquet(getvariable('{variable}')){where}"
         )
     return f"create or replace view src_{table} as\n" + "\nunion all\n".join(selects)
 

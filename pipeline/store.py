@@ -676,6 +676,12 @@ def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     (root / "manifest.json").write_text(_manifest_text(manifest), "utf-8")
 
 
+def rewrite_manifest(root: Path, manifest: dict[str, Any]) -> None:
+    """Write ``manifest`` over the manifest of ``root``, a dataset's temporary folder that no one reads yet (its
+    writer adds what it computed from the dataset written: ``pipeline.tallies``)."""
+    (root / "manifest.json").write_text(_manifest_text(manifest), "utf-8")
+
+
 def _manifest_text(manifest: dict[str, Any]) -> str:
     return json.dumps(manifest, indent=2, sort_keys=True) + "\n"
 
@@ -1164,15 +1170,16 @@ def not_parquet(part: Path, error: BaseException) -> DatasetError:
 
 def unreadable_part(folders: Sequence[Path]) -> DatasetError | None:
     """The error naming the first Parquet file of ``folders`` that cannot be read whole (its footer may be
-    sound while a page is corrupt, which ``check_dataset`` does not read); None when each reads."""
+    sound while a page is corrupt, which ``check_dataset`` does not read): a part, or a tally (``TALLIES``);
+    None when each reads."""
     for folder in folders:
-        for table in TABLES:
-            for part in table_files(folder, table):
-                try:
-                    for _ in pq.ParquetFile(part).iter_batches():
-                        pass
-                except (OSError, pa.ArrowException) as exc:
-                    return not_parquet(part, exc)
+        tallies = sorted(folder.joinpath(TALLIES).glob("*.parquet"))
+        for part in [*(part for table in TABLES for part in table_files(folder, table)), *tallies]:
+            try:
+                for _ in pq.ParquetFile(part).iter_batches():
+                    pass
+            except (OSError, pa.ArrowException) as exc:
+                return not_parquet(part, exc)
     return None
 
 
@@ -1287,19 +1294,22 @@ _GLOB_CHARACTERS: Final = re.compile(r"([\[*?])")
 
 
 def table_sources(root: Path, name: str) -> list[str]:
-    """The files of table ``name`` of ``root`` (``table_files``) as DuckDB's ``read_parquet`` takes them. It
-    takes every path as a glob, so the glob characters of a path are escaped, each as a class of its own
-    (``[[]``): a dataset named ``d[1]`` is read, not ``d1``. DuckDB's glob also splits a path at a
-    backslash, so a path holding both cannot be given to it; that is said rather than read wrongly."""
-    sources = []
-    for part in table_files(root, name):
-        text = str(part)
-        if "\\" in text and _GLOB_CHARACTERS.search(text):
-            raise DatasetError(
-                f"{part}: DuckDB cannot read a file whose path holds a backslash and one of [ * ?; rename the folder"
-            )
-        sources.append(_GLOB_CHARACTERS.sub(r"[\1]", text))
-    return sources
+    """The files of table ``name`` of ``root`` (``table_files``) as DuckDB's ``read_parquet`` takes them
+    (``duckdb_path``)."""
+    return [duckdb_path(part) for part in table_files(root, name)]
+
+
+def duckdb_path(part: Path) -> str:
+    """The file ``part`` as DuckDB's ``read_parquet`` takes it. It takes every path as a glob, so the glob
+    characters of a path are escaped, each as a class of its own (``[[]``): a dataset named ``d[1]`` is read,
+    not ``d1``. DuckDB's glob also splits a path at a backslash, so a path holding both cannot be given to it;
+    that is said rather than read wrongly."""
+    text = str(part)
+    if "\\" in text and _GLOB_CHARACTERS.search(text):
+        raise DatasetError(
+            f"{part}: DuckDB cannot read a file whose path holds a backslash and one of [ * ?; rename the folder"
+        )
+    return _GLOB_CHARACTERS.sub(r"[\1]", text)
 
 
 def read_table(root: Path, name: str) -> pa.Table:

@@ -16,16 +16,18 @@ for every statistic over datasets of every variant.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow.parquet as pq
 
 from pipeline import store
-from pipeline.statistics import STATISTICS, Statistic, compose, read_sql
+from pipeline.statistics import STAGING, STATISTICS, Statistic, compose, read_sql
 
-STAGING = "staging"
+if TYPE_CHECKING:
+    import duckdb
 
 
 def relative_path(name: str) -> str:
@@ -33,30 +35,30 @@ def relative_path(name: str) -> str:
     return f"{store.TALLIES}/{name}.parquet"
 
 
-def digest(statistic: Statistic) -> str | None:
-    """The ``blake2b`` of the SQL that computes the statistic's tally (the staging's views and the tally's own
-    query), or None for a statistic without a tally: a tally computed by other SQL is not read."""
+def digest(statistic: Statistic, manifest: dict[str, Any]) -> str | None:
+    """The ``blake2b`` of what the statistic's tally is computed from: its SQL (the staging's views and the tally's
+    own query) and the rows (the checksums of the parts the ``manifest`` lists); None for a statistic without a
+    tally. A tally computed by other SQL, or from parts since rewritten, is not read."""
     halves = statistic.tally_and_finish()
     if halves is None:
         return None
-    text = read_sql(STAGING) + "\0" + halves[0]
+    parts = sorted((path, str(entry.get(store.CHECKSUM))) for path, entry in manifest.get(store.PARTS, {}).items())
+    text = "\0".join([read_sql(STAGING), halves[0], json.dumps(parts)])
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 def stored(folders: Sequence[Path], statistic: Statistic, values: Mapping[str, float]) -> list[Path] | None:
     """The tally files of ``statistic`` in the datasets ``folders``, when each holds a current one (computed by
-    today's SQL, of the size recorded) and ``values`` are its default parameters; otherwise None: the rows
-    are read."""
-    if dict(values) != statistic.defaults():
-        return None
-    wanted = digest(statistic)
-    if wanted is None:
+    today's SQL from today's parts, of the size recorded) and ``values`` are its default parameters; otherwise
+    None: the rows are read."""
+    if dict(values) != statistic.defaults() or statistic.tally_and_finish() is None:
         return None
     files = []
     for folder in folders:
+        manifest = store.read_manifest(folder)
         path = folder / relative_path(statistic.name)
-        entry = store.tally_entries(store.read_manifest(folder)).get(relative_path(statistic.name))
-        if entry is None or entry.get("digest") != wanted or _size(path) != entry.get("bytes"):
+        entry = store.tally_entries(manifest).get(relative_path(statistic.name))
+        if entry is None or entry.get("digest") != digest(statistic, manifest) or _size(path) != entry.get("bytes"):
             return None
         files.append(path)
     return files
@@ -65,9 +67,10 @@ def stored(folders: Sequence[Path], statistic: Statistic, values: Mapping[str, f
 def current(root: Path) -> bool:
     """Whether the dataset ``root`` holds every statistic's tally, computed by today's SQL and whole (its bytes
     hash to the recorded checksum): what ``truc upgrade`` leaves as it is."""
-    entries = store.tally_entries(store.read_manifest(root))
+    manifest = store.read_manifest(root)
+    entries = store.tally_entries(manifest)
     for statistic in STATISTICS.values():
-        wanted = digest(statistic)
+        wanted = digest(statistic, manifest)
         if wanted is None:
             continue
         entry = entries.get(relative_path(statistic.name))
@@ -90,8 +93,13 @@ def finish_over(statistic: Statistic, files: Sequence[Path]) -> str:
     """The statistic's finish over the tally files ``files`` (``stored``)."""
     halves = statistic.tally_and_finish()
     assert halves is not None, f"{statistic.name} has no tally"
-    listed = ", ".join("'" + str(path).replace("'", "''") + "'" for path in files)
-    return compose(f"read_parquet([{listed}])", halves[1])
+    return compose(f"read_parquet([{_listed(files)}])", halves[1])
+
+
+def _listed(files: Sequence[Path]) -> str:
+    """``files`` as the SQL list of ``read_parquet``, each path escaped as DuckDB's glob needs
+    (``store.duckdb_path``)."""
+    return ", ".join("'" + store.duckdb_path(path).replace("'", "''") + "'" for path in files)
 
 
 def tally_query(statistic: Statistic, held: set[str]) -> str | None:
@@ -105,27 +113,81 @@ def tally_query(statistic: Statistic, held: set[str]) -> str | None:
     return halves[0]
 
 
-def write_tallies(root: Path) -> None:
-    """Compute every statistic's tally over the dataset ``root`` (its parts and manifest written) and record
-    them in its manifest (``store.TALLIES``), replacing any it had."""
+SLICE_GAMES = 500_000
+"""The games a tally is computed over at a time. A tally adds up over any split of the games (nothing in it spans
+two games), so a large dataset's tallies are computed a slice of games at a time (its parts are in game order: a
+slice reads the row groups that hold its games) and the slices' rows written together, which the finish adds up
+as it adds up datasets: memory bounded whatever the size (``game_results`` over 100 million hands at once needed
+more than DuckDB's 640 MB). Not ``Final``: the tests make it small."""
+
+
+def write_tallies(root: Path, in_place: bool = False) -> None:
+    """Compute every statistic's tally over the dataset ``root`` (its parts and manifest written), a slice of
+    ``SLICE_GAMES`` games at a time, and record them in its manifest (``store.TALLIES``), replacing any it had:
+    rewritten where ``root`` is a temporary folder of its writer, replaced whole (``store.replace_manifest``)
+    when ``in_place``, where ``root`` is a dataset others may read."""
     from pipeline import stats  # stats reads the tallies (``stored``): imported here, not at the top
 
-    folder = root / store.TALLIES
-    folder.mkdir(exist_ok=True)
-    entries: dict[str, dict[str, Any]] = {}
-    with stats.staged([root]) as connection:
-        held = stats.variants_held([root], connection)
-        for statistic in STATISTICS.values():
-            query = tally_query(statistic, held)
-            if query is None:
-                continue
-            path = root / relative_path(statistic.name)
-            stats.write_query(connection, statistic, query, path)
-            checksum, size = store.file_checksum(path)
-            entries[relative_path(statistic.name)] = {
-                "rows": pq.read_metadata(path).num_rows,
-                "bytes": size,
-                store.CHECKSUM: checksum,
-                "digest": digest(statistic),
-            }
-    store.replace_manifest(root, {**store.read_manifest(root), store.TALLIES: entries})
+    (root / store.TALLIES).mkdir(exist_ok=True)
+    with stats.staged([root]) as con:
+        held = stats.variants_held([root], con)
+        queries = [(s, query) for s in STATISTICS.values() if (query := tally_query(s, held)) is not None]
+        slices = _slices(con)
+        for number, games in enumerate(slices):
+            if games is not None:
+                stats.create_sources(con, [root], games)
+            for statistic, query in queries:
+                path = _slice_path(root, statistic.name, number, len(slices))
+                try:
+                    stats.write_query(con, statistic, query, path)
+                except stats.OutOfMemory:
+                    # DuckDB keeps some of what the tallies before it held (player_results, the last, ran out over
+                    # 10 million hands in the shared connection, not alone): once more, in a connection of its own
+                    with stats.staged([root]) as alone:
+                        if games is not None:
+                            stats.create_sources(alone, [root], games)
+                        stats.write_query(alone, statistic, query, path)
+        if len(slices) > 1:
+            for statistic, _ in queries:
+                _join_slices(con, root, statistic.name, len(slices))
+    manifest = store.read_manifest(root)
+    manifest[store.TALLIES] = {relative_path(s.name): _entry(root, s, manifest) for s, _ in queries}
+    if in_place:
+        store.replace_manifest(root, manifest)
+    else:
+        store.rewrite_manifest(root, manifest)
+
+
+def _slices(con: duckdb.DuckDBPyConnection) -> list[tuple[int, int] | None]:
+    """The ranges of ``game_id`` of ``SLICE_GAMES`` games each that cover the dataset on ``con``; ``[None]`` (all
+    at once) when one does."""
+    low, high = con.execute("select min(game_id), max(game_id) from src_games").fetchall()[0]
+    if low is None or high - low < SLICE_GAMES:
+        return [None]
+    return [(start, min(start + SLICE_GAMES, high + 1)) for start in range(low, high + 1, SLICE_GAMES)]
+
+
+def _slice_path(root: Path, name: str, number: int, slices: int) -> Path:
+    """Where a slice's tally is written: the tally's own path when there is one slice."""
+    path = root / relative_path(name)
+    return path if slices == 1 else path.with_name(f"{name}.slice-{number:05d}.parquet")
+
+
+def _join_slices(con: duckdb.DuckDBPyConnection, root: Path, name: str, slices: int) -> None:
+    """The slices' tallies of the statistic ``name`` written as its one tally file, then removed."""
+    parts = [_slice_path(root, name, number, slices) for number in range(slices)]
+    con.sql(f"select * from read_parquet([{_listed(parts)}])").write_parquet(str(root / relative_path(name)))
+    for path in parts:
+        path.unlink()
+
+
+def _entry(root: Path, statistic: Statistic, manifest: dict[str, Any]) -> dict[str, Any]:
+    """What the manifest records of the statistic's tally (``store.TALLIES``)."""
+    path = root / relative_path(statistic.name)
+    checksum, size = store.file_checksum(path)
+    return {
+        "rows": pq.read_metadata(path).num_rows,
+        "bytes": size,
+        store.CHECKSUM: checksum,
+        "digest": digest(statistic, manifest),
+    }

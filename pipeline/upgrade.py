@@ -158,7 +158,7 @@ def upgrade_dataset(root: Path) -> str | None:
         done = ["parts listed"] if store.upgrade_dataset(root) else []
         if not tallies.current(root):
             with store.unchanged([root]):
-                tallies.write_tallies(root)
+                tallies.write_tallies(root, in_place=True)
             done.append("tallies written")
         return ", ".join(done) or None
     with store.atomic_dataset(root, overwrite=True) as tmp:

@@ -344,7 +344,8 @@ def test_an_output_on_a_read_only_disk_is_told_as_such(
 def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
     """A part whose footer is sound but a page is corrupt passes ``check_dataset`` (which compares sizes);
     DuckDB then said "Out of buffer" or "ZSTD Decompression failure" with no file's name, and the export
-    pyarrow's "ZSTD decompression failed". The report, ``truc sql`` and the export name the part."""
+    pyarrow's "ZSTD decompression failed". A statistic read from the rows, ``truc sql`` and the export name the
+    part (a report reads the tallies: ``test_a_corrupt_tally_is_named``)."""
     data = tmp_path / "d"
     simulate(SimulationSpec("catalan", 300, 3, {"players": "2"}), data)
     part = data / "hands" / "part-00000.parquet"
@@ -360,7 +361,7 @@ def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
     part.write_bytes(bytes(content))
     store.check_dataset(data)
     commands = (
-        ["report", "--out", str(tmp_path / "r"), "--quiet"],
+        ["stats", "mano_advantage", "--from-rows"],
         ["sql", "select * from hands"],
         ["export", "--out", str(tmp_path / "e.truc"), "--quiet"],
     )
@@ -368,3 +369,23 @@ def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
         result = _truc(*command, "--data", str(data))
         assert result.returncode == 1
         assert result.stderr.startswith(f"error: {part} is not a readable Parquet file: "), result.stderr
+
+
+def test_a_corrupt_tally_is_named(tmp_path: Path) -> None:
+    """A tally damaged in place (the same size, a page flipped) fails the statistics and the report that read it,
+    naming it; ``truc verify`` names it too, and ``truc upgrade`` writes it again."""
+    data = tmp_path / "d"
+    simulate(SimulationSpec("catalan", 300, 3, {"players": "2"}), data)
+    tally = data / store.TALLIES / "first_trick_value.parquet"
+    content = bytearray(tally.read_bytes())
+    chunk = pq.ParquetFile(tally).metadata.row_group(0).column(2)
+    for offset in range(chunk.data_page_offset, chunk.data_page_offset + chunk.total_compressed_size):
+        content[offset] ^= 0xFF
+    tally.write_bytes(bytes(content))
+    for command in (["stats", "first_trick_value"], ["report", "--out", str(tmp_path / "r"), "--quiet"]):
+        result = _truc(*command, "--data", str(data))
+        assert result.returncode == 1
+        assert result.stderr.startswith(f"error: {tally} is not a readable Parquet file: "), result.stderr
+    assert f"{tally} is damaged" in _truc("verify", "--data", str(data)).stdout
+    assert _truc("upgrade", "--data", str(data)).stdout == f"{data}: tallies written\n"
+    assert _truc("stats", "first_trick_value", "--data", str(data)).returncode == 0

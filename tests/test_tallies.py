@@ -181,3 +181,50 @@ def test_from_rows_on_the_command_line(second_catalan: Path) -> None:
     )
     assert tallied.exit_code == 0 and rows.exit_code == 0, tallied.output + rows.output
     assert tallied.stdout == rows.stdout
+
+
+def test_a_tally_out_of_memory_in_the_shared_connection_runs_again_alone(
+    second_catalan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB keeps some of what the earlier tallies held: one that runs out of memory there gets a connection of
+    its own (the out-of-memory error is raised here, as DuckDB raised it over 10 million hands)."""
+    root = _copy(second_catalan, tmp_path / "copy")
+    write_query = stats.write_query
+    connections = []
+
+    def out_of_memory_once(con: Any, statistic: Any, sql: str, path: Path) -> None:
+        if statistic.name == "player_results":
+            connections.append(con)
+            if len(connections) == 1:
+                raise stats.OutOfMemory("player_results needs more than its memory limit")
+        write_query(con, statistic, sql, path)
+
+    monkeypatch.setattr(stats, "write_query", out_of_memory_once)
+    tallies.write_tallies(root)
+    assert len(connections) == 2 and connections[0] is not connections[1]
+    assert tallies.current(root)
+    assert_frame_equal(stats.compute("player_results", root), stats.compute("player_results", root, from_rows=True))
+
+
+@pytest.mark.parametrize("dataset", ["sim_dataset", "second_catalan"])
+def test_tallies_computed_a_slice_of_games_at_a_time(
+    request: pytest.FixtureRequest, dataset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large dataset's tallies are computed over slices of its games and written together: the same statistics
+    (slices of 7 games here: 300 and 30 games, the last slice short)."""
+    root = _copy(request.getfixturevalue(dataset), tmp_path / "copy")
+    monkeypatch.setattr(tallies, "SLICE_GAMES", 7)
+    tallies.write_tallies(root)
+    assert tallies.current(root)
+    assert sorted(path.name for path in (root / store.TALLIES).iterdir()) == sorted(f"{n}.parquet" for n in TALLIED)
+    whole = json.loads((request.getfixturevalue(dataset) / "manifest.json").read_text("utf-8"))[store.TALLIES]
+    sliced = _manifest(root)[store.TALLIES]
+    assert sliced["tallies/first_trick_value.parquet"]["rows"] > whole["tallies/first_trick_value.parquet"]["rows"]
+    for name in TALLIED:
+        assert_frame_equal(
+            stats.compute(name, root),
+            stats.compute(name, root, from_rows=True),
+            check_exact=False,
+            rel_tol=1e-9,
+            abs_tol=1e-12,
+        )
