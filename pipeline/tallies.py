@@ -129,6 +129,8 @@ def write_tallies(root: Path, in_place: bool = False) -> None:
     from pipeline import stats  # stats reads the tallies (``stored``): imported here, not at the top
 
     (root / store.TALLIES).mkdir(exist_ok=True)
+    for leftover in (root / store.TALLIES).glob("*.slice-*.parquet"):  # an interrupted upgrade's
+        leftover.unlink()
     with stats.staged([root]) as con:
         held = stats.variants_held([root], con)
         queries = [(s, query) for s in STATISTICS.values() if (query := tally_query(s, held)) is not None]

@@ -228,3 +228,17 @@ def test_tallies_computed_a_slice_of_games_at_a_time(
             rel_tol=1e-9,
             abs_tol=1e-12,
         )
+
+
+def test_an_interrupted_upgrades_slices_are_removed(second_catalan: Path, tmp_path: Path) -> None:
+    """An upgrade stopped while it wrote a large dataset's slices leaves them in ``tallies/``: the next one removes
+    them, and the dataset is again one that ``--overwrite`` may replace."""
+    root = _copy(second_catalan, tmp_path / "copy")
+    leftover = root / store.TALLIES / "first_trick_value.slice-00003.parquet"
+    shutil.copy(root / tallies.relative_path("first_trick_value"), leftover)
+    manifest = _manifest(root)
+    del manifest[store.TALLIES]
+    store.replace_manifest(root, manifest)
+    assert upgrade_dataset(root) == "tallies written"
+    assert not leftover.exists()
+    simulate(SimulationSpec("catalan", 5, 1, {"players": "2"}, "threshold"), root, overwrite=True)
