@@ -18,11 +18,12 @@ from pathlib import Path
 
 from pipeline import accel
 from pipeline.engine.rules import Config
+from pipeline.parts import new_batches, write_arrow
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
 from pipeline.policies.base import Policy
 from pipeline.rows import add_game
-from pipeline.store import TABLES, new_batches, write_arrow
+from pipeline.store import TABLES
 from pipeline.variants import get_variant
 
 CHUNK = 250

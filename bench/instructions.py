@@ -39,10 +39,11 @@ MEASURES = ("engine", "pipeline")
 
 def workload(measure: str, variant: str, players: int, games: int, out: Path) -> int:
     """Play ``games`` games of seed 3 (and, for the pipeline, write their rows); return the hands played."""
+    from pipeline.parts import new_batches, write_batch
     from pipeline.playing import game_seed, play_game
     from pipeline.policies import parse_policy
     from pipeline.rows import add_game
-    from pipeline.store import TABLES, new_batches, write_batch
+    from pipeline.store import TABLES
     from pipeline.variants import get_variant
 
     config = get_variant(variant).configure({"players": str(players)})

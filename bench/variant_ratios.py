@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline import accel
+from pipeline.parts import new_batches, write_batch
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
 from pipeline.rows import add_game
-from pipeline.store import TABLES, new_batches, write_batch
+from pipeline.store import TABLES
 from pipeline.variants import VARIANTS, get_variant
 
 BLOCK_HANDS = 2500  # about 0.03 s of engine for 2-player Catalan: short enough to interleave finely

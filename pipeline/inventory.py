@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline import store
+from pipeline import parts, store
 
 COLUMNS: dict[str, type[pl.DataType]] = {
     "dataset": pl.String,
@@ -49,7 +49,7 @@ def _describe(folder: Path) -> pl.DataFrame:
     columns = ["variant", "players", "options", "hands", "complete"]
     with store.unchanged([folder]):
         manifest = store.read_manifest(folder)
-        games = pl.from_arrow(store.read_table(folder, "games").select(columns))
+        games = pl.from_arrow(parts.read_table(folder, "games").select(columns))
     assert isinstance(games, pl.DataFrame)
     groups = (
         games.group_by(["variant", "players", "options"])

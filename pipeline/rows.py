@@ -13,7 +13,7 @@ from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, Deck
 from pipeline.engine.actions import ACCEPT, ARG_KINDS, CARD_ARG_KINDS, DEALT, FOLD, PLAY
 from pipeline.engine.game import Game, HandRecord
 from pipeline.engine.valencian import ENVIT, ENVIT_FALTA, FALTA, TORNE
-from pipeline.store import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
+from pipeline.parts import HAND_DETAIL_COLUMNS, SEAT_DETAIL_COLUMNS, TableBatch
 from pipeline.strength import hand_strength
 
 CARD_VERBS: Final = frozenset(verb for verb, kind in ARG_KINDS.items() if kind in CARD_ARG_KINDS and verb != PLAY)

@@ -2,7 +2,7 @@
 
 Reproducibility: game ``g`` of a run with seed ``S`` is played from its own seed ``game_seed(S, g)``, and
 its games are cut into fixed chunks of ``CHUNK_GAMES`` whatever the number of workers; each chunk's rows come
-back to this process as Arrow tables and are written in the chunks' order by one ``store.PartWriter``, in
+back to this process as Arrow tables and are written in the chunks' order by one ``parts.PartWriter``, in
 parts sized by rows. So the same command and seed give the same rows in the same order with 1 worker or 8.
 
 Memory: a worker holds one chunk's rows at a time and returns them; the caller holds the few chunks handed out
@@ -23,10 +23,11 @@ import pyarrow as pa
 
 from pipeline import __version__, accel
 from pipeline.engine.rules import Config
+from pipeline.parts import PartWriter, new_batches
 from pipeline.playing import SEED_SCHEME, SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
-from pipeline.store import SIMULATION, PartWriter, atomic_dataset, new_batches, write_manifest
+from pipeline.store import SIMULATION, atomic_dataset, write_manifest
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant

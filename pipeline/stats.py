@@ -145,8 +145,15 @@ def _run(
     sql = statistic.sql() if files is None else tallies.finish_over(statistic, files)
     if statistic.variants and not held & set(statistic.variants):
         sql = f"select * from (\n{sql}\n) limit 0"
-    frame = _limited(con, statistic, lambda: con.sql(sql, params=_used(sql, values)).pl())
+    frame = _limited(con, statistic, lambda: _frame(con.sql(sql, params=_used(sql, values))))
     return frame.sort(list(statistic.keys), nulls_last=True, maintain_order=True)
+
+
+def _frame(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
+    """The rows of ``relation`` as a polars frame, handed over by Arrow's C stream interface: the same frame
+    as DuckDB's ``.pl()``, without importing pyarrow, which ``.pl()`` does (about 0.13 s of the 0.6 s of a
+    ``truc stats`` that reads a tally)."""
+    return pl.DataFrame(relation)
 
 
 def _used(sql: str, values: Mapping[str, float]) -> dict[str, float] | None:

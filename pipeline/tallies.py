@@ -21,8 +21,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pyarrow.parquet as pq
-
 from pipeline import store
 from pipeline.statistics import STAGING, STATISTICS, Statistic, compose, read_sql
 
@@ -185,10 +183,12 @@ def _join_slices(con: duckdb.DuckDBPyConnection, root: Path, name: str, slices: 
 
 def _entry(root: Path, statistic: Statistic, manifest: dict[str, Any]) -> dict[str, Any]:
     """What the manifest records of the statistic's tally (``store.TALLIES``)."""
+    from pipeline.parts import footer_rows  # pyarrow: not imported by the readers of tallies (``pipeline.parts``)
+
     path = root / relative_path(statistic.name)
     checksum, size = store.file_checksum(path)
     return {
-        "rows": pq.read_metadata(path).num_rows,
+        "rows": footer_rows(path),
         "bytes": size,
         store.CHECKSUM: checksum,
         "digest": digest(statistic, manifest),

@@ -1,6 +1,6 @@
 """``truc upgrade``: bring a dataset written by an older Truc Lab up to the current format.
 
-A dataset of format 1 (``store.FORMAT``; written before the events carried ``store.EVENT_FACTS``) gets its
+A dataset of format 1 (``store.FORMAT``; written before the events carried ``parts.EVENT_FACTS``) gets its
 events parts rewritten with those columns, derived by DuckDB with the window the staging used before they were
 written (``FACTS_QUERY``), part by part and row group by row group, in bounded memory (``UPGRADE_MEMORY``, a
 spill folder of its own). The other tables' parts are linked (copied where links cannot be made), the manifest
@@ -25,12 +25,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline import store, tallies
+from pipeline import parts, store, tallies
 
 UPGRADE_MEMORY: Final = "640MB"
 """DuckDB's memory limit while deriving the facts (a row group of events and the rows of its games at a time)."""
 
-BASE_COLUMNS: Final = tuple(name for name in store.EVENTS.names if name not in store.EVENT_FACTS)
+BASE_COLUMNS: Final = tuple(name for name in parts.EVENTS.names if name not in parts.EVENT_FACTS)
 """The events' columns as format 1 wrote them."""
 
 _ENVIT_CALLS: Final = "('envit', 'torne', 'falta', 'envit-falta')"
@@ -99,7 +99,7 @@ left join seat_pcts
     on seat_pcts.game_id = chunk.game_id and seat_pcts.hand_no = chunk.hand_no and seat_pcts.seat = chunk.seat
 order by chunk.row_no
 """
-"""``store.EVENT_FACTS`` of each events row of ``chunk`` (``row_no``, their order, and its game_id, hand_no,
+"""``parts.EVENT_FACTS`` of each events row of ``chunk`` (``row_no``, their order, and its game_id, hand_no,
 seq, seat and kind), in that order,
 from ``context`` (every events row of the chunk's games) and ``seat_pcts`` (the seats' strength_pct of those
 games), as the staging computed them before they were written: the rows that are raises, answers or envit-ladder
@@ -109,8 +109,8 @@ raise, and sum up into its outcome."""
 
 
 def derive_facts(events: pa.Table, seats: pa.Table, con: duckdb.DuckDBPyConnection | None = None) -> pa.Table:
-    """``events`` (format 1's columns, or more) with ``store.EVENT_FACTS`` derived (``FACTS_QUERY``), in the
-    schema ``store.EVENTS``, its rows in their order. ``events`` holds every row of its games' hands and ``seats``
+    """``events`` (format 1's columns, or more) with ``parts.EVENT_FACTS`` derived (``FACTS_QUERY``), in the
+    schema ``parts.EVENTS``, its rows in their order. ``events`` holds every row of its games' hands and ``seats``
     their seats (a whole dataset, or the part of one that holds whole games)."""
     base = events.select(list(BASE_COLUMNS))
     own = con is None
@@ -131,7 +131,7 @@ _KEYS: Final = ("game_id", "hand_no", "seq", "seat", "kind")
 
 def _with_facts(con: duckdb.DuckDBPyConnection, base: pa.Table) -> pa.Table:
     """The events ``base`` (format 1's columns) with their facts (``FACTS_QUERY`` on ``con``, where ``context``
-    and ``seat_pcts`` are), in the schema ``store.EVENTS``: only the keys go through DuckDB, and the facts come
+    and ``seat_pcts`` are), in the schema ``parts.EVENTS``: only the keys go through DuckDB, and the facts come
     back in the rows' order beside the columns as they were read."""
     keys = base.select(list(_KEYS)).append_column("row_no", pa.array(range(base.num_rows), pa.int64()))
     con.register("chunk", keys)
@@ -141,7 +141,7 @@ def _with_facts(con: duckdb.DuckDBPyConnection, base: pa.Table) -> pa.Table:
     finally:
         con.unregister("chunk")
     columns = [*base.columns, *facts.columns]
-    return pa.Table.from_arrays(columns, names=[*base.column_names, *facts.column_names]).cast(store.EVENTS)
+    return pa.Table.from_arrays(columns, names=[*base.column_names, *facts.column_names]).cast(parts.EVENTS)
 
 
 def upgrade_dataset(root: Path) -> str | None:
@@ -167,7 +167,7 @@ def upgrade_dataset(root: Path) -> str | None:
             if store.PARTS in manifest:
                 store.check_listing(root, manifest)
             else:
-                store.read_parts_in_full(root, manifest, optional=store.EVENT_FACTS)
+                store.read_parts_in_full(root, manifest, optional=parts.EVENT_FACTS)
             for name in store.TABLES:
                 if name != "events":
                     _link_parts(root, tmp, name)
@@ -198,13 +198,13 @@ def _link_parts(root: Path, tmp: Path, name: str) -> None:
 
 
 def _derive_events(root: Path, tmp: Path) -> None:
-    """Write every events part of ``root`` into ``tmp`` with ``store.EVENT_FACTS``, row group by row group
+    """Write every events part of ``root`` into ``tmp`` with ``parts.EVENT_FACTS``, row group by row group
     (``FACTS_QUERY`` over the row group and every events row and seat of its games, read from the parts whose
     game_id's range meets theirs: a hand may run across two parts)."""
     events, seats = _game_ranges(root, "events"), _game_ranges(root, "seats")
     spill = tmp / ".spill"
     (tmp / "events").mkdir()
-    dictionary = [column for column in store.EVENTS.names if ("events", column) not in store.PLAIN_COLUMNS]
+    dictionary = [column for column in parts.EVENTS.names if ("events", column) not in parts.PLAIN_COLUMNS]
     config: dict[str, str | bool | int | float | list[str]] = {
         "memory_limit": UPGRADE_MEMORY,
         "temp_directory": str(spill),
@@ -215,7 +215,7 @@ def _derive_events(root: Path, tmp: Path) -> None:
             for part in store.table_files(root, "events"):
                 source = pq.ParquetFile(part)
                 out = tmp / "events" / part.name
-                with pq.ParquetWriter(out, store.EVENTS, compression="zstd", use_dictionary=dictionary) as writer:
+                with pq.ParquetWriter(out, parts.EVENTS, compression="zstd", use_dictionary=dictionary) as writer:
                     for group in range(source.metadata.num_row_groups):
                         chunk = source.read_row_group(group, columns=list(BASE_COLUMNS))
                         writer.write_table(_derive_group(con, chunk, events, seats), row_group_size=chunk.num_rows)
@@ -253,10 +253,10 @@ def _meeting(ranges: GameRanges, low: int, high: int) -> list[str]:
 
 
 def _derive_group(con: duckdb.DuckDBPyConnection, chunk: pa.Table, events: GameRanges, seats: GameRanges) -> pa.Table:
-    """The row group ``chunk`` of an events part with ``store.EVENT_FACTS`` (``FACTS_QUERY``), the other rows
+    """The row group ``chunk`` of an events part with ``parts.EVENT_FACTS`` (``FACTS_QUERY``), the other rows
     of its games read from the parts of ``events`` and ``seats`` that hold them."""
     if chunk.num_rows == 0:
-        return store.EVENTS.empty_table()
+        return parts.EVENTS.empty_table()
     game_ids = chunk.column("game_id")
     low, high = int(pc.min(game_ids).as_py()), int(pc.max(game_ids).as_py())
     between = f"game_id between {low} and {high}"

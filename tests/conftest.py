@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import store
+from pipeline import parts
 from pipeline.simulate import SimulationSpec, simulate
 
 MIXED_SEATS = {1: "threshold:raise_at=0.8,call_at=0.6,bluff=0.05", 3: "random"}
@@ -16,11 +16,11 @@ MIXED_SEATS = {1: "threshold:raise_at=0.8,call_at=0.6,bluff=0.05", 3: "random"}
 @pytest.fixture(scope="session", autouse=True)
 def small_parts() -> Iterator[None]:
     """Parts of 2,000 rows (row groups of 1,000) in every dataset the tests write in this process, so that
-    their small datasets have several parts, as a large run has (``store.PartWriter``)."""
-    saved = store.ROW_GROUP_ROWS, store.PART_ROW_GROUPS
-    store.ROW_GROUP_ROWS, store.PART_ROW_GROUPS = 1000, 2
+    their small datasets have several parts, as a large run has (``parts.PartWriter``)."""
+    saved = parts.ROW_GROUP_ROWS, parts.PART_ROW_GROUPS
+    parts.ROW_GROUP_ROWS, parts.PART_ROW_GROUPS = 1000, 2
     yield
-    store.ROW_GROUP_ROWS, store.PART_ROW_GROUPS = saved
+    parts.ROW_GROUP_ROWS, parts.PART_ROW_GROUPS = saved
 
 
 @pytest.fixture(scope="session")

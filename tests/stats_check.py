@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from pipeline import store, upgrade
+from pipeline import parts, store, upgrade
 from pipeline.statistics import STATISTICS
 
 Z = 1.959964
@@ -1024,9 +1024,9 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
     """A random but consistent dataset at ``root``: ``games`` games of one to eight hands, in two parts
     (the first half of the games in part 0, the rest in part 1) so that a table is several files."""
     rng = random.Random(seed)
-    parts = [store.new_batches(), store.new_batches()]
+    halves = [parts.new_batches(), parts.new_batches()]
     for game_id in range(games):
-        batches = parts[0] if game_id < games // 2 else parts[1]
+        batches = halves[0] if game_id < games // 2 else halves[1]
         variant, players, top = rng.choice(_SHAPES)
         n_hands = rng.randint(1, 8)
         score = [0, 0]
@@ -1046,21 +1046,21 @@ def write_synthetic(root: Path, seed: int, games: int = 120) -> Path:
                 player = f"player {(seat + game_id) % (players + 1)}" if game_id % 3 else None
                 policy = None if game_id % 5 == 0 else "random" if game_id % 2 else "threshold"
                 batches["seats"].append(
-                    full_row(store.SEATS, {
+                    full_row(parts.SEATS, {
                         "game_id": game_id, "hand_no": hand_no, "seat": seat, "team": seat % 2, "policy": policy,
                         "cards": "3o 12c 5e", "strength": strength, "strength_pct": pct, "player": player,
                     })
                 )  # fmt: skip
         winner = 0 if score[0] >= score[1] else 1
         batches["games"].append(
-            full_row(store.GAMES, {
+            full_row(parts.GAMES, {
                 "game_id": game_id, "variant": variant, "players": players, "options": "",
                 "seed": seed * 1000 + game_id, "first_dealer": 0, "hands": n_hands, "complete": True,
                 "winner_team": winner, "score_team0": score[0], "score_team1": score[1], "source": "simulate",
                 "sides": 2, "unit": _UNITS[variant],
             })
         )  # fmt: skip
-    for number, batches in enumerate(parts):
+    for number, batches in enumerate(halves):
         write_part(root, number, batches)
     store.write_manifest(root, {"source": "synthetic", "seed": seed, "games": games})
     return root
@@ -1094,13 +1094,13 @@ _FAMILY_SHAPES = (("trut", 2), ("trut", 3), ("trut", 4), ("valencian", 2), ("val
 _UNITS = {"catalan": "points", "trut": "longs", "valencian": "cames", "french": "points"}
 
 
-def write_part(root: Path, part: int, batches: dict[str, store.TableBatch]) -> None:
-    """``store.write_part`` of rows built by hand, the events' facts (``store.EVENT_FACTS``, left null by the
+def write_part(root: Path, part: int, batches: dict[str, parts.TableBatch]) -> None:
+    """``parts.write_part`` of rows built by hand, the events' facts (``parts.EVENT_FACTS``, left null by the
     builders) derived first from the part's events and seats (``upgrade.derive_facts``): a part holds whole
     games, as the writer derives them hand by hand."""
     events = upgrade.derive_facts(batches["events"].to_arrow(), batches["seats"].to_arrow())
     batches["events"].columns = [column.to_pylist() for column in events.columns]
-    store.write_part(root, part, batches)
+    parts.write_part(root, part, batches)
 
 
 def full_row(schema: Any, values: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -1523,9 +1523,9 @@ def write_synthetic_variants(root: Path, seed: int, games: int = 90) -> Path:
     """A random but consistent dataset of trut (2, 3, 4 players), valencian and french games at ``root``,
     in two parts, every variant column filled as its family's engine fills it (see the comment above)."""
     rng = random.Random(seed)
-    parts = [store.new_batches(), store.new_batches()]
+    halves = [parts.new_batches(), parts.new_batches()]
     for game_id in range(games):
-        batches = parts[0] if game_id < games // 2 else parts[1]
+        batches = halves[0] if game_id < games // 2 else halves[1]
         variant, players = _FAMILY_SHAPES[game_id % len(_FAMILY_SHAPES)]
         options = {"players": str(players)}
         if variant == "trut":
@@ -1576,7 +1576,7 @@ def write_synthetic_variants(root: Path, seed: int, games: int = 90) -> Path:
             }  # fmt: skip
             if sides == 3:
                 hand_values.update(points_team2=points[2], score_before_team2=before[2])
-            batches["hands"].append(full_row(store.HANDS, hand_values))
+            batches["hands"].append(full_row(parts.HANDS, hand_values))
             for row in hand.events:
                 batches["events"].append(row)
             for seat in range(players):
@@ -1584,7 +1584,7 @@ def write_synthetic_variants(root: Path, seed: int, games: int = 90) -> Path:
                 pct = None if roll < 0.06 else (1.0 if roll < 0.08 else (0.0 if roll < 0.1 else rng.random()))
                 envit = hand.envit_values[seat] if isinstance(hand, _ValencianHand) else None
                 batches["seats"].append(
-                    full_row(store.SEATS, {
+                    full_row(parts.SEATS, {
                         "game_id": game_id, "hand_no": hand_no, "seat": seat, "team": hand.team(seat),
                         "policy": "random", "cards": "?? ?? ??", "strength": None if pct is None else pct * 0.9,
                         "strength_pct": pct, "envit_value": envit,
@@ -1594,7 +1594,7 @@ def write_synthetic_variants(root: Path, seed: int, games: int = 90) -> Path:
         complete = rng.random() < 0.9
         best = max(score)
         batches["games"].append(
-            full_row(store.GAMES, {
+            full_row(parts.GAMES, {
                 "game_id": game_id, "variant": variant, "players": players,
                 "options": " ".join(f"{k}={v}" for k, v in sorted(options.items())), "seed": seed * 1000 + game_id,
                 "first_dealer": first_dealer, "hands": n_hands, "complete": complete,
@@ -1603,7 +1603,7 @@ def write_synthetic_variants(root: Path, seed: int, games: int = 90) -> Path:
                 "score_team2": score[2] if sides == 3 else None, "unit": _UNITS[variant],
             })
         )  # fmt: skip
-    for number, batches in enumerate(parts):
+    for number, batches in enumerate(halves):
         write_part(root, number, batches)
     store.write_manifest(root, {"source": "synthetic-variants", "seed": seed, "games": games})
     return root

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline import store
+from pipeline import parts, store
 
 KILLS_IN_A_SAMPLE = 4
 KILLS = int(os.environ.get("TRUC_CRASH_KILLS", KILLS_IN_A_SAMPLE))
@@ -70,7 +70,7 @@ def _whole_dataset(out: Path, seeds: set[int]) -> None:
     manifest = store.read_manifest(out)
     assert manifest["kind"] == store.IMPORT or manifest["seed"] in seeds
     for table in store.TABLES:
-        assert store.read_table(out, table).num_rows == manifest["rows"][table]
+        assert parts.read_table(out, table).num_rows == manifest["rows"][table]
 
 
 def _whole_report(out: Path) -> None:

@@ -20,11 +20,11 @@ from pipeline.engine.french import FrenchGame, reste_for_the_game
 from pipeline.engine.game import Phase
 from pipeline.engine.rules import TIE, OptionError
 from pipeline.engine.view import SeatView
+from pipeline.parts import new_batches
 from pipeline.policies import parse_policy
 from pipeline.policies.threshold import ThresholdPolicy
 from pipeline.rows import add_game
 from pipeline.simulate import SimulationSpec, play_match, rubber_wins, simulate
-from pipeline.store import new_batches
 from pipeline.variants import FRENCH, get_variant
 from tests.scripting import act, deal
 

@@ -19,9 +19,9 @@ from pipeline.engine.game import Game, HandRecord, Phase
 from pipeline.engine.rules import TIE, OptionError
 from pipeline.engine.valencian import SENYA_WORDS, ValencianGame, _envit_value, envit_value, falta_stones
 from pipeline.engine.view import SeatView
+from pipeline.parts import new_batches
 from pipeline.policies.threshold import ThresholdPolicy
 from pipeline.rows import add_game
-from pipeline.store import new_batches
 from pipeline.strength import heads_up_win, strength_table
 from pipeline.variants import VALENCIAN, get_variant
 from pipeline.variants.valencian import VALENCIAN_TWOS

@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from pipeline import stats, store
+from pipeline import parts, stats
 from pipeline.engine.actions import KNOWN_VERBS
 from pipeline.engine.game import HandRecord
 from pipeline.history import (
@@ -54,9 +54,10 @@ from pipeline.history import (
 )
 from pipeline.history import io as history_io
 from pipeline.history import ranges as history_ranges
+from pipeline.parts import read_table
 from pipeline.policies import parse_policy
 from pipeline.simulate import SimulationSpec, play_game, simulate
-from pipeline.store import TABLES, DatasetError, read_manifest, read_table, write_manifest
+from pipeline.store import TABLES, DatasetError, read_manifest, write_manifest
 from pipeline.variants import get_variant
 
 DATA = Path(__file__).parent / "data"
@@ -555,20 +556,20 @@ def test_import_rows_policies_seeds_and_manifest(tmp_path: Path) -> None:
 
 
 def test_an_import_in_several_parts_keeps_every_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An import writes its rows in parts sized by rows (``store.PartWriter``): the tables hold every game
+    """An import writes its rows in parts sized by rows (``parts.PartWriter``): the tables hold every game
     once, as an import in a single part does, and the manifest counts their rows."""
-    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 1 << 20)
+    monkeypatch.setattr(parts, "ROW_GROUP_ROWS", 1 << 20)
     whole = import_files(VALID, tmp_path / "whole")
     assert len(list((tmp_path / "whole" / "events").glob("*.parquet"))) == 1
-    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 50)
-    monkeypatch.setattr(store, "PART_ROW_GROUPS", 2)
-    parts = import_files(VALID, tmp_path / "parts")
+    monkeypatch.setattr(parts, "ROW_GROUP_ROWS", 50)
+    monkeypatch.setattr(parts, "PART_ROW_GROUPS", 2)
+    split = import_files(VALID, tmp_path / "parts")
     events = [pq.read_table(part).num_rows for part in sorted((tmp_path / "parts" / "events").glob("*.parquet"))]
     assert len(events) > 2 and sum(events) == whole.rows["events"] and set(events[:-1]) == {100}
     for name in TABLES:
         assert_frame_equal(_table(tmp_path / "parts", name), _table(tmp_path / "whole", name))
-        assert parts.manifest["rows"][name] == whole.manifest["rows"][name] == _table(tmp_path / "parts", name).height
-    assert (parts.games, parts.hands) == (whole.games, whole.hands)
+        assert split.manifest["rows"][name] == whole.manifest["rows"][name] == _table(tmp_path / "parts", name).height
+    assert (split.games, split.hands) == (whole.games, whole.hands)
 
 
 def test_export_and_import_report_their_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,8 +27,8 @@ import pytest
 
 from pipeline.history import HistoryError, check_files, import_files
 from pipeline.history.io import NothingToImport
+from pipeline.parts import read_table
 from pipeline.printable import NOT_TEXT
-from pipeline.store import read_table
 from tests.fuzz_mutations import mutate, mutations
 
 DATA = Path(__file__).parent / "data"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.history import HistoryError, check_files, export_dataset, import_files
+from pipeline.parts import read_table
 from pipeline.simulate import SimulationSpec, simulate
-from pipeline.store import read_table
 
 
 @pytest.fixture(scope="module")

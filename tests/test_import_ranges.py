@@ -11,12 +11,13 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from pipeline import store
+from pipeline import parts
 from pipeline.history import HistoryError, check_files, export_dataset, import_files
 from pipeline.history import ranges as history_ranges
 from pipeline.history.ranges import Range, file_ranges
+from pipeline.parts import read_table
 from pipeline.simulate import SimulationSpec, simulate
-from pipeline.store import TABLES, read_table
+from pipeline.store import TABLES
 
 DATA = Path(__file__).parent / "data"
 TWO_PLAYERS = (DATA / "canonical" / "two_players.truc").read_text("utf-8")
@@ -154,8 +155,8 @@ def test_import_and_export_on_one_or_two_workers_give_the_same_output(
 ) -> None:
     simulate(SimulationSpec("catalan", 60, 5, {"players": "2"}), tmp_path / "sim")
     monkeypatch.setattr(history_ranges, "RANGE_BYTES", 4096)
-    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 300)
-    monkeypatch.setattr(store, "PART_ROW_GROUPS", 1)
+    monkeypatch.setattr(parts, "ROW_GROUP_ROWS", 300)
+    monkeypatch.setattr(parts, "PART_ROW_GROUPS", 1)
     texts = []
     for workers in (1, 2):
         export_dataset(tmp_path / "sim", tmp_path / f"{workers}.truc", workers=workers)
@@ -167,5 +168,5 @@ def test_import_and_export_on_one_or_two_workers_give_the_same_output(
         assert_frame_equal(_tables(tmp_path / "back2")[name], table)
     assert_frame_equal(_tables(tmp_path / "back2")["events"], _tables(tmp_path / "sim")["events"])
     assert len(file_ranges(Range(tmp_path / "1.truc", "1.truc", "1.truc"))) > 10
-    parts = sorted((tmp_path / "back2" / "events").glob("*.parquet"))
-    assert len(parts) > 3 and {pl.read_parquet(part).height for part in parts[:-1]} == {300}  # sized by rows
+    files = sorted((tmp_path / "back2" / "events").glob("*.parquet"))
+    assert len(files) > 3 and {pl.read_parquet(part).height for part in files[:-1]} == {300}  # sized by rows

@@ -143,7 +143,7 @@ def _hand(details: tuple[tuple[str, object], ...], winner: int | None = 0) -> Ha
 def test_details_go_to_their_columns_when_a_family_changes_its_names_between_hands() -> None:
     """The positions found for one hand are reused only while the next hand names the same details in the
     same order."""
-    from pipeline.store import HAND_DETAIL_COLUMNS
+    from pipeline.parts import HAND_DETAIL_COLUMNS
 
     index = _DetailsIndex()
     column = HAND_DETAIL_COLUMNS.index

@@ -15,11 +15,11 @@ from pipeline.engine.french import RAISE, REDEAL, RESTE
 from pipeline.engine.game import Game, HandRecord
 from pipeline.engine.replay import replay
 from pipeline.engine.rules import TIE, Config
+from pipeline.parts import new_batches
 from pipeline.playing import play_match
 from pipeline.policies import parse_policy
 from pipeline.rows import add_game
 from pipeline.simulate import play_game
-from pipeline.store import new_batches
 from pipeline.variants import FRENCH
 from tests import referee
 from tests.combinations import check_every_seed, combination_id, option_combinations

@@ -14,10 +14,10 @@ from pipeline.engine.actions import PLAY
 from pipeline.engine.game import Game, HandRecord
 from pipeline.engine.replay import replay
 from pipeline.engine.valencian import COVER, JOC_FORA_STAKE
+from pipeline.parts import new_batches
 from pipeline.policies import parse_policy
 from pipeline.rows import add_game
 from pipeline.simulate import play_game
-from pipeline.store import new_batches
 from pipeline.variants import VALENCIAN
 from tests import referee
 from tests.combinations import check_every_seed, combination_id, option_combinations

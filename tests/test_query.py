@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import store
+from pipeline import parts, store
 from pipeline.cli import app
 from pipeline.query import QueryError, query_text, render_result, run_query
 from pipeline.stats import interruptible
@@ -29,7 +29,7 @@ def test_the_tables_are_every_parquet_column_and_the_dataset(sim_dataset_2p: Pat
     for table in store.TABLES:
         frame = run_query(f"select * from {table}", sim_dataset_2p)
         assert frame is not None
-        assert frame.columns == ["dataset", *store.SCHEMAS[table].names]
+        assert frame.columns == ["dataset", *parts.SCHEMAS[table].names]
         parquet = pl.read_parquet(sim_dataset_2p / table / "*.parquet")
         assert frame.height == parquet.height
         assert set(frame["dataset"]) == {str(sim_dataset_2p.resolve())}

@@ -23,8 +23,9 @@ import ray
 from ray.cluster_utils import Cluster
 
 from pipeline.experiments.designs import Settings, run_match
+from pipeline.parts import read_table
 from pipeline.simulate import SimulationSpec, simulate
-from pipeline.store import TABLES, read_manifest, read_table
+from pipeline.store import TABLES, read_manifest
 from pipeline.workers import IN_FLIGHT_PER_WORKER, LOCAL, RAY, Backend, WorkerDied, run_in_order
 
 TRUC = str(Path(sys.executable).with_name("truc"))

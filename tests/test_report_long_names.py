@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import stats, store
+from pipeline import parts, stats, store
 from pipeline.report import charts
 from pipeline.report.frames import LABEL_CHARS, compared_players, cut_label, cut_labels
 from pipeline.report.page import build_report
@@ -27,7 +27,7 @@ LONGISH = "A" * 10_000  # shares its first characters with LONG
 def rename(data: Path, players: tuple[str, ...], policies: tuple[str, ...]) -> None:
     """Rewrite the seats table of ``data``: seat k is the player ``players[k]`` with the policy ``policies[k]``."""
     for part in store.table_files(data, "seats"):
-        table = pq.read_table(part, schema=store.SCHEMAS["seats"])
+        table = pq.read_table(part, schema=parts.SCHEMAS["seats"])
         seats = table.column("seat").to_pylist()
         for column, values in (("player", players), ("policy", policies)):
             index = table.schema.get_field_index(column)

@@ -13,8 +13,8 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline import parts, store
 from pipeline import simulate as simulate_module
-from pipeline import store
 from pipeline.playing import play_game
 from pipeline.policies import PolicyError, parse_policy
 from pipeline.simulate import SimulationError, SimulationSpec, game_seed, simulate
@@ -28,10 +28,10 @@ def read(root: Path, table: str) -> pl.DataFrame:
 
 def test_the_same_seed_gives_the_same_rows_whatever_the_workers(tmp_path: Path, monkeypatch) -> None:
     """The same rows in the same order in every table, with parts sized by rows (row groups of
-    ``store.ROW_GROUP_ROWS``, ``store.PART_ROW_GROUPS`` to a part), not by chunks of games."""
+    ``parts.ROW_GROUP_ROWS``, ``parts.PART_ROW_GROUPS`` to a part), not by chunks of games."""
     monkeypatch.setattr(simulate_module, "CHUNK_GAMES", 40)  # several chunks, so the pool is used
-    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 300)
-    monkeypatch.setattr(store, "PART_ROW_GROUPS", 2)
+    monkeypatch.setattr(parts, "ROW_GROUP_ROWS", 300)
+    monkeypatch.setattr(parts, "PART_ROW_GROUPS", 2)
     spec = SimulationSpec("catalan", 130, 5, {"players": "4", "signals": "on"}, "threshold", {2: "random"}, workers=1)
     one = simulate(spec, tmp_path / "one")
     two = simulate(SimulationSpec(**{**spec.__dict__, "workers": 2}), tmp_path / "two")
@@ -40,12 +40,12 @@ def test_the_same_seed_gives_the_same_rows_whatever_the_workers(tmp_path: Path, 
         assert read(tmp_path / "one", table).equals(read(tmp_path / "two", table))
         in_order = [pl.read_parquet(run / table / "*.parquet") for run in (tmp_path / "one", tmp_path / "two")]
         assert in_order[0].equals(in_order[1])
-        parts = sorted((tmp_path / "two" / table).glob("*.parquet"))
-        assert len(parts) == -(-one.rows[table] // 600)  # 600 rows a part, the last one shorter
-        footers = [pq.ParquetFile(part).metadata for part in parts]
+        files = sorted((tmp_path / "two" / table).glob("*.parquet"))
+        assert len(files) == -(-one.rows[table] // 600)  # 600 rows a part, the last one shorter
+        footers = [pq.ParquetFile(part).metadata for part in files]
         groups = [footer.row_group(g).num_rows for footer in footers for g in range(footer.num_row_groups)]
         assert groups[:-1] == [300] * (len(groups) - 1) and 0 < groups[-1] <= 300 and sum(groups) == one.rows[table]
-        assert [footer.num_row_groups for footer in footers[:-1]] == [2] * (len(parts) - 1)
+        assert [footer.num_row_groups for footer in footers[:-1]] == [2] * (len(files) - 1)
     assert one.rows["events"] > 3_000  # several parts of every table but games
     assert (one.manifest["workers"], two.manifest["workers"]) == (1, 2)
     simulate(SimulationSpec(**{**spec.__dict__, "seed": 6}), tmp_path / "three")
@@ -501,7 +501,7 @@ def test_a_part_missing_columns_or_corrupt_is_named(tmp_path: Path) -> None:
 
 
 def test_a_seat_s_cards_are_written_without_a_dictionary_and_read_back_the_same(tmp_path: Path) -> None:
-    """store.PLAIN_COLUMNS: the dealt cards (tens of thousands of values) are written plain; the other
+    """parts.PLAIN_COLUMNS: the dealt cards (tens of thousands of values) are written plain; the other
     columns keep Parquet's dictionary encoding."""
     import pyarrow.parquet as pq
 

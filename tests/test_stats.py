@@ -1,6 +1,6 @@
 """The statistics of ``pipeline.stats`` on tiny datasets whose answers were worked out by hand.
 
-Every dataset here is built row by row with ``store.TableBatch``; the expected figures are derived in the
+Every dataset here is built row by row with ``parts.TableBatch``; the expected figures are derived in the
 comments. Wilson intervals are 95% (z = 1.959964); the bounds quoted are rounded to 6 decimals.
 Below the hand-worked cases: invariants on random datasets, errors, and several folders read together.
 """
@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from pipeline import stats, store
+from pipeline import parts, stats, store
 from pipeline.report.page import build_report
 from pipeline.variants import get_variant
 from tests.stats_check import full_row, write_part, write_synthetic, write_synthetic_variants
@@ -42,7 +42,7 @@ class Dataset:
     has no winner, unless given, and ``games.unit`` the variant's; other columns not named stay null."""
 
     def __init__(self) -> None:
-        self.batches = store.new_batches()
+        self.batches = parts.new_batches()
         self.players: dict[int, int] = {}
         self.seq: dict[tuple[int, int], int] = {}
 
@@ -57,7 +57,7 @@ class Dataset:
             "score_team1": 0, "source": "test", "sides": 3 if players == 3 else 2,
             "unit": get_variant(variant).unit, **extra,
         }  # fmt: skip
-        self.batches["games"].append(full_row(store.GAMES, values))
+        self.batches["games"].append(full_row(parts.GAMES, values))
 
     def hand(
         self,
@@ -84,7 +84,7 @@ class Dataset:
             "tie_rule": tie_rule, "void": winner is None, **({"points_team2": points[2]} if len(points) > 2 else {}),
             **extra,
         }  # fmt: skip
-        self.batches["hands"].append(full_row(store.HANDS, values))
+        self.batches["hands"].append(full_row(parts.HANDS, values))
 
     def seats(
         self,
@@ -942,15 +942,15 @@ def test_two_folders_by_hand(tmp_path: Path) -> None:
 def _merge(folders: list[Path], out: Path) -> Path:
     """One folder holding the games of ``folders``, game ids shifted apart."""
     for name in store.TABLES:
-        parts = []
+        tables = []
         for i, folder in enumerate(folders):
-            table = store.read_table(folder, name)
+            table = parts.read_table(folder, name)
             if "game_id" in table.column_names:
                 ids = pa.array([g + 100_000 * i for g in table.column("game_id").to_pylist()], pa.int64())
                 table = table.set_column(table.schema.get_field_index("game_id"), "game_id", ids)
-            parts.append(table)
+            tables.append(table)
         (out / name).mkdir(parents=True)
-        pq.write_table(pa.concat_tables(parts), out / name / "part-00000.parquet")
+        pq.write_table(pa.concat_tables(tables), out / name / "part-00000.parquet")
     store.write_manifest(out, {"source": "merged"})
     return out
 

@@ -16,15 +16,15 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner, Result
 
+from pipeline import parts, stats, store
 from pipeline import simulate as simulate_module
-from pipeline import stats, store
 from pipeline.cli import app
 from pipeline.query import run_query
 from pipeline.simulate import SimulationSpec, simulate
 
 
 def _games(folder: Path) -> int:
-    return sum(store.read_table(folder, "games").num_rows for folder in store.dataset_folders(folder))
+    return sum(parts.read_table(folder, "games").num_rows for folder in store.dataset_folders(folder))
 
 
 @pytest.fixture(scope="module")
@@ -353,7 +353,7 @@ def test_a_corrupt_part_is_named(tmp_path: Path) -> None:
     # it reads only the columns its lines need): which bytes a third of the way into a part hold depends on the
     # part's size, and a column no query reads is never decompressed
     content = bytearray(part.read_bytes())
-    for chunk in (pq.ParquetFile(part).metadata.row_group(0).column(i) for i in range(len(store.HANDS))):
+    for chunk in (pq.ParquetFile(part).metadata.row_group(0).column(i) for i in range(len(parts.HANDS))):
         if chunk.path_in_schema in ("winner_team", "dealer"):
             middle = chunk.data_page_offset + chunk.total_compressed_size // 2
             for offset in range(middle - 8, middle + 8):

@@ -177,10 +177,10 @@ def test_more_opponents_never_make_a_hand_stronger(variant, most) -> None:
 
 
 def test_seats_record_the_strength_against_the_opponents_of_their_player_count() -> None:
+    from pipeline.parts import new_batches
     from pipeline.playing import game_seed, play_game
     from pipeline.policies import parse_policy
     from pipeline.rows import add_game
-    from pipeline.store import new_batches
 
     for players, opponents in ((2, 1), (3, 2), (6, 3)):
         config = TRUT.configure({"players": str(players)})

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import printable, store
+from pipeline import parts, printable, store
 from pipeline.cli import app
 from pipeline.simulate import SimulationSpec, simulate
 from pipeline.stats import render
@@ -36,7 +36,7 @@ runner = CliRunner()
 def rename_seats(data: Path, names: tuple[str, ...]) -> None:
     """Rewrite the seats table of ``data`` so that seat k is the player ``names[k]``."""
     for part in store.table_files(data, "seats"):
-        table = pq.read_table(part, schema=store.SCHEMAS["seats"])
+        table = pq.read_table(part, schema=parts.SCHEMAS["seats"])
         seats = table.column("seat").to_pylist()
         players = pa.array([names[seat] for seat in seats], pa.string())
         table = table.set_column(table.schema.get_field_index("player"), "player", players)

@@ -1,4 +1,4 @@
-"""The events' facts (``store.EVENT_FACTS``): written once by ``rows.add_game`` as the hand goes, equal to what the
+"""The events' facts (``parts.EVENT_FACTS``): written once by ``rows.add_game`` as the hand goes, equal to what the
 staging derived with a window before (``upgrade.FACTS_QUERY``); and ``truc upgrade`` of a dataset written before
 them (format 1), after which every statistic equals the same games' as the current code writes them."""
 
@@ -14,7 +14,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner, Result
 
-from pipeline import stats, store, upgrade
+from pipeline import parts, stats, store, upgrade
 from pipeline.cli import app
 
 
@@ -30,8 +30,8 @@ def test_the_facts_written_are_those_the_staging_s_window_derives(sim_all_varian
     """Every variant and player count: the facts rows.add_game wrote are those FACTS_QUERY derives from the
     other columns, and they are there (answers that face a raise, raises with their outcome)."""
     for run in _runs(sim_all_variants):
-        events = store.read_table(run, "events")
-        derived = upgrade.derive_facts(events.drop_columns(list(store.EVENT_FACTS)), store.read_table(run, "seats"))
+        events = parts.read_table(run, "events")
+        derived = upgrade.derive_facts(events.drop_columns(list(parts.EVENT_FACTS)), parts.read_table(run, "seats"))
         assert_frame_equal(pl.from_arrow(derived), pl.from_arrow(events))
         frame = pl.from_arrow(events)
         assert frame.filter(pl.col("raise_seq").is_not_null()).height > 0, run
@@ -42,7 +42,7 @@ def _as_format_1(folder: Path, listed: bool = True) -> None:
     """Make ``folder`` a dataset as a Truc Lab of format 1 wrote it: events without the facts, a manifest without
     ``format`` (and, unless ``listed``, without the list of parts, as before that existed)."""
     for part in store.table_files(folder, "events"):
-        pq.write_table(pq.read_table(part).drop_columns(list(store.EVENT_FACTS)), part, row_group_size=1000)
+        pq.write_table(pq.read_table(part).drop_columns(list(parts.EVENT_FACTS)), part, row_group_size=1000)
     manifest = store.read_manifest(folder)
     del manifest[store.FORMAT]
     if listed:
@@ -103,7 +103,7 @@ def test_a_format_1_dataset_is_refused_then_upgraded_to_the_same_statistics(
         ]  # fmt: skip
         assert store.read_manifest(old / name)[store.FORMAT] == store.FORMAT_VERSION
         assert _run("verify", "--data", str(old / name)).output == f"{old / name}: ok\n"
-        assert store.read_table(old / name, "events").equals(store.read_table(runs[name], "events"))
+        assert parts.read_table(old / name, "events").equals(parts.read_table(runs[name], "events"))
     new = [runs[name] for name in parts_before_runs(old)]
     for statistic in sorted(stats.STATISTICS):
         assert_frame_equal(

@@ -9,7 +9,7 @@ which is what pairing is measured against.
 
 A tournament's and a sweep's matches all use the same run seed, so pair ``p`` of every match is played on the
 same cards (common random numbers). The pairs of every match are cut into fixed chunks of ``PAIRS_PER_CHUNK``,
-whose rows come back in order and are written by one ``store.PartWriter`` per match, so the data and the results
+whose rows come back in order and are written by one ``parts.PartWriter`` per match, so the data and the results
 do not depend on the number of workers.
 """
 
@@ -26,11 +26,12 @@ import pyarrow as pa
 
 from pipeline.engine.game import Game, HandRecord
 from pipeline.engine.rules import Config
+from pipeline.parts import PartWriter, new_batches
 from pipeline.playing import SimulationError, game_seed, play_game, rubber_wins
 from pipeline.policies import Policy, parse_policy
 from pipeline.rows import add_game
 from pipeline.simulate import CHUNK_GAMES, SEED_MAX, run_manifest, usable_cores
-from pipeline.store import TABLES, PartWriter, new_batches, write_manifest
+from pipeline.store import TABLES, write_manifest
 from pipeline.strength import strength_table
 from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant

@@ -51,17 +51,15 @@ from pipeline.history.reader import (
 )
 from pipeline.history.writer import format_game, hand_from_record
 from pipeline.names import counted
+from pipeline.parts import SCHEMAS, PartWriter, read_table
 from pipeline.simulate import usable_cores
 from pipeline.store import (
     IMPORT,
-    SCHEMAS,
     DatasetError,
-    PartWriter,
     atomic_dataset,
     atomic_file,
     dataset_folders,
     read_error,
-    read_table,
     table_files,
     unchanged,
     write_manifest,
@@ -148,7 +146,7 @@ _LINE_BITS = 40
 
 class _Rows(_Tally):
     """Rows of imported games, their ``game_id`` counting the games of the import, appended in order to the
-    dataset's parts (``store.PartWriter``, parts sized by rows). A game already imported (``game_identity``)
+    dataset's parts (``parts.PartWriter``, parts sized by rows). A game already imported (``game_identity``)
     is a duplicate: reported, and skipped when ``dedupe``: the driver decides, over every range, from the
     identities the ranges' readers give."""
 

@@ -42,8 +42,8 @@ from pipeline.history.reader import (
     parse,
 )
 from pipeline.history.writer import seat_tag_index, tag_rank
+from pipeline.parts import TableBatch, new_batches
 from pipeline.rows import add_game
-from pipeline.store import TableBatch, new_batches
 
 RANGE_BYTES = 1 << 21
 """The bytes of text a range holds, about (it ends at the first game boundary past them): 2 MiB, some
