@@ -72,6 +72,9 @@ def read_sql(name: str) -> str:
 STAGING: Final = "staging"
 """The SQL file of the staging views that every statistic reads (``sql/staging.sql``)."""
 
+INTERVALS: Final = "intervals"
+"""The SQL file of the Wilson interval macros that every statistic's finish uses (``sql/intervals.sql``)."""
+
 FINISH_MARK: Final = "-- finish"
 """The line that splits a statistic's SQL file in two: above it the **tally**, a query whose rows add up across
 datasets (counts and sums, at a grain without the dataset: the tally of two datasets read together is the

@@ -6,11 +6,11 @@ parameters; ``sql/staging.sql`` defines the typed views it reads (``stg_games``,
 (the envit kept apart from the raise ladder), ``int_answers_to_raises`` and ``int_raise_outcomes`` (each
 answer paired with the raise it faces, and each answered raise's outcome), ``int_seat_policies``,
 ``int_game_policies`` and ``int_side_policies`` (each seat's, all the seats' and each side's policy labels in a
-game), and the ``seat_policy`` (a
-seat's policy label), ``wilson_low``/``wilson_high``, ``side_points`` and ``others_points`` macros (three
-sides in 3-player Trut). The statistics are declared in ``pipeline.statistics`` (their registry, whose
-names this module re-exports); this module holds ``compute``, which checks the dataset folders, opens an
-in-memory DuckDB connection, creates the views over the folders' Parquet files and runs one statistic, and
+game), and the ``seat_policy`` (a seat's policy label), ``side_points`` and ``others_points`` macros (three
+sides in 3-player Trut); ``sql/intervals.sql`` the ``wilson_low``/``wilson_high`` macros of every finish's
+intervals. The statistics are declared in ``pipeline.statistics`` (their registry, whose names this module
+re-exports); this module holds ``compute``, which checks the dataset folders, opens an in-memory DuckDB
+connection, creates the views over the folders' Parquet files and runs one statistic, and
 ``compute_many``, which runs several in one connection (the report's fifteen: the views created once).
 ``docs/statistics.md`` describes every statistic for readers.
 
@@ -35,6 +35,7 @@ import polars as pl
 from pipeline import store, tallies
 from pipeline.names import counted, did_you_mean
 from pipeline.printable import FORMULA_STARTS, NOT_TEXT_CLASS, escaped, json_escaped, spreadsheet_cell
+from pipeline.statistics import INTERVALS as INTERVALS
 from pipeline.statistics import MIRROR as MIRROR
 from pipeline.statistics import MIRRORED_COLUMNS as MIRRORED_COLUMNS
 from pipeline.statistics import SQL_DIR as SQL_DIR
@@ -90,9 +91,10 @@ def compute(
     values = resolve_params(statistic, params)
     selected = check_columns(statistic, columns)
     folders = store.dataset_folders(data)
-    with staged(folders) as con:
-        held = variants_held(folders, con) if statistic.variants else set()
-        frame = _run(con, statistic, values, held, () if from_rows else folders)
+    files = None if from_rows else tallies.stored(folders, statistic, values)
+    with staged(folders, staging=files is None) as con:
+        held = variants_held(folders, None if files else con) if statistic.variants else set()
+        frame = _run(con, statistic, values, held, files)
     return frame.select(selected)
 
 
@@ -118,14 +120,16 @@ def compute_many(
         for statistic in chosen:
             if progress is not None:
                 progress(f"computing {statistic.name}")
-            frame = _run(connection, statistic, statistic.defaults(), held, () if from_rows else folders)
+            values = statistic.defaults()
+            files = None if from_rows else tallies.stored(folders, statistic, values)
+            frame = _run(connection, statistic, values, held, files)
             frames[statistic.name] = frame.select(check_columns(statistic, ()))
             if computed is not None:
                 computed(statistic.name, frames[statistic.name])
     return frames
 
 
-def variants_held(folders: Sequence[Path], con: duckdb.DuckDBPyConnection) -> set[str]:
+def variants_held(folders: Sequence[Path], con: duckdb.DuckDBPyConnection | None) -> set[str]:
     """The variants whose games ``folders`` hold (``option_sets``: from the manifests where it can)."""
     return {row[0] for row in option_sets(folders, con)}
 
@@ -135,13 +139,12 @@ def _run(
     statistic: Statistic,
     values: Mapping[str, float],
     held: set[str],
-    tallied: Sequence[Path],
+    files: Sequence[Path] | None,
 ) -> pl.DataFrame:
-    """The statistic on ``con`` (staged), sorted by its keys, every column: its finish over the tallies of the
-    datasets ``tallied`` when each has a current one (``tallies.stored``; none are looked for when ``tallied``
-    is empty), its whole SQL over the rows otherwise; as ``limit 0`` (its columns, typed, and no work) when it
-    counts only variants of which the data hold none (``held``)."""
-    files = tallies.stored(tallied, statistic, values) if tallied else None
+    """The statistic on ``con``, sorted by its keys, every column: its finish over the tally ``files`` (the
+    datasets' current tallies, ``tallies.stored``) when given, else its whole SQL over the rows (``con`` staged
+    then); as ``limit 0`` (its columns, typed, and no work) when it counts only variants of which the data hold
+    none (``held``)."""
     sql = statistic.sql() if files is None else tallies.finish_over(statistic, files)
     if statistic.variants and not held & set(statistic.variants):
         sql = f"select * from (\n{sql}\n) limit 0"
@@ -221,11 +224,13 @@ def interruptible(con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
 
 
 @contextlib.contextmanager
-def staged(folders: Sequence[Path]) -> Iterator[duckdb.DuckDBPyConnection]:
-    """An in-memory DuckDB with the staging (``create_staging``) over ``folders``. A DuckDB error inside the
-    block (a file that changed or broke after the checks, or any other read error: the views read the files
-    only when queried) is a ``store.DatasetError`` naming the folders; an error the block raises itself
-    passes through."""
+def staged(folders: Sequence[Path], staging: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+    """An in-memory DuckDB with the staging (``create_staging``) over ``folders``; without it when not
+    ``staging``, with the interval macros alone (a statistic read from its tallies reads nothing else: the
+    staging's views, which bind to the parts' footers, take about a tenth of such a ``truc stats``). A DuckDB
+    error inside the block (a file that changed or broke after the checks, or any other read error: the views
+    read the files only when queried) is a ``store.DatasetError`` naming the folders; an error the block
+    raises itself passes through."""
     with (
         tempfile.TemporaryDirectory(prefix="truc-duckdb-") as spill,
         duckdb.connect(":memory:", config=_duckdb_config(spill)) as con,
@@ -233,7 +238,10 @@ def staged(folders: Sequence[Path]) -> Iterator[duckdb.DuckDBPyConnection]:
     ):
         try:
             con.execute("set enable_progress_bar = false")  # DuckDB draws it on standard output, among the results
-            create_staging(con, folders)
+            if staging:
+                create_staging(con, folders)
+            else:
+                con.execute(_read_sql(INTERVALS))
             yield con
         except duckdb.Error as exc:
             raise store.read_error(folders, exc) from exc
@@ -704,12 +712,14 @@ def _markdown_cell(text: str) -> str:
 
 
 def create_staging(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> None:
-    """Create the staging views and macros of ``sql/staging.sql`` over ``folders`` on ``con``: first its
+    """Create the staging views and macros of ``sql/staging.sql`` (and the interval macros of
+    ``sql/intervals.sql``) over ``folders`` on ``con``: first its
     sources, a view ``src_TABLE`` per table that reads each folder's parts with the folder as the constant
     ``dataset`` (``_source_view``), then the file itself."""
     names = ", ".join(_literal(name) for name in sorted({str(folder) for folder in folders}))  # ordered as text
     con.execute(f"create or replace type {DATASET_TYPE} as enum ({names})")
     create_sources(con, folders)
+    con.execute(_read_sql(INTERVALS))
     con.execute(_read_sql(STAGING))
 
 

@@ -1,4 +1,5 @@
--- staging.sql: the four tables of one or several datasets as typed views, and the Wilson macros.
+-- staging.sql: the four tables of one or several datasets as typed views, the views and macros the
+-- statistics' tallies share.
 --
 -- Grain
 --   stg_games   one row per game    (dataset, game_id)
@@ -93,10 +94,7 @@
 --       raise_at=0.7 call_at=0.5 ...', or an imported game's PolicyN tag), else (a hand-written game's seat
 --       without a PolicyN tag) its `player` name, as player_results names it, else 'seat' and its number.
 --       Every statistic with a `policy` column labels seats with it.
---   wilson_low(k, n), wilson_high(k, n)
---       the 95% Wilson score interval (z = 1.959964) of k successes in n trials; NULL when n = 0
---       or n is NULL. Clamped to [0, 1] and to contain k / n, against rounding (at k = n the formula
---       gives 0.9999999999999999).
+--   wilson_low(k, n), wilson_high(k, n): in sql/intervals.sql, created with this file.
 
 create or replace view stg_games as
 select
@@ -210,36 +208,6 @@ select
     outcome_raised::boolean as outcome_raised,
     seat_strength_pct::double as seat_strength_pct
 from src_events;
-
-create or replace macro wilson_low(k, n) as
-    case
-        when n > 0 then least(
-            k::double / n,
-            greatest(
-                0.0,
-                (
-                    k::double / n
-                    + 1.959964 ** 2 / (2.0 * n)
-                    - 1.959964 * sqrt((k::double / n) * (1 - k::double / n) / n + 1.959964 ** 2 / (4.0 * n * n))
-                ) / (1 + 1.959964 ** 2 / n)
-            )
-        )
-    end;
-
-create or replace macro wilson_high(k, n) as
-    case
-        when n > 0 then greatest(
-            k::double / n,
-            least(
-                1.0,
-                (
-                    k::double / n
-                    + 1.959964 ** 2 / (2.0 * n)
-                    + 1.959964 * sqrt((k::double / n) * (1 - k::double / n) / n + 1.959964 ** 2 / (4.0 * n * n))
-                ) / (1 + 1.959964 ** 2 / n)
-            )
-        )
-    end;
 
 create or replace macro side_points(side, p0, p1, p2) as
     case side when 0 then p0 when 1 then p1 when 2 then p2 end;
