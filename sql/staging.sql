@@ -308,16 +308,28 @@ first_hand_seats as (
     group by dataset, game_id, team, label
 ),
 
+-- The labels in the order of their first seat, by a list sorted after it is gathered: an ordered aggregate
+-- (string_agg ... order by) cannot spill to disk, and over 100 M hands it outgrew the statistics' memory limit.
 sides as (
-    select dataset, game_id, team, string_agg(label, ' + ' order by first_seat) as policy
+    select
+        dataset,
+        game_id,
+        team,
+        array_to_string(
+            list_transform(list_sort(list({'first_seat': first_seat, 'label': label})), lambda seat: seat.label),
+            ' + '
+        ) as policy
     from first_hand_seats
     group by dataset, game_id, team
+),
+
+-- The sides of a game that carry one label, counted by an aggregate (a window over every side of every game
+-- did not spill either), their teams unnested again.
+labels as (
+    select dataset, game_id, policy, list(team) as teams, count(*) as sides_held
+    from sides
+    group by dataset, game_id, policy
 )
 
-select
-    dataset,
-    game_id,
-    team,
-    policy,
-    count(*) over (partition by dataset, game_id, policy) as sides_held
-from sides;
+select dataset, game_id, unnest(teams) as team, policy, sides_held
+from labels;
