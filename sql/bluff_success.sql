@@ -98,7 +98,7 @@ tally as (
         sum(net_points) filter (where is_bluff) as sum_net_points_bluff,
         count(net_points) filter (where is_bluff) as n_net_points_bluff
     from judged_raises
-    group by variant, players, policy, stake
+    group by all
 )
 
 select * from tally
@@ -118,7 +118,7 @@ per_stake as (
         sum(called_won)::bigint as called_won,
         sum(sum_net_points_bluff) / sum(n_net_points_bluff) as net_points_per_bluff
     from tally
-    group by variant, players, policy, stake
+    group by all
 )
 
 select

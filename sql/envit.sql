@@ -174,7 +174,7 @@ call_rate as (
         count(called_hands.hand_no) as count
     from seated_hands
     left join called_hands using (dataset, game_id, hand_no, policy)
-    group by seated_hands.variant, seated_hands.players, seated_hands.policy
+    group by all
 ),
 
 answer_rates as (
@@ -192,7 +192,7 @@ answer_rates as (
         ) as count
     from answered_calls
     cross join (select unnest(['accepted', 'folded', 'raised']) as measure) as outcomes
-    group by answered_calls.variant, answered_calls.players, answered_calls.policy, outcomes.measure, answered_calls.rung
+    group by all
 ),
 
 win_rates as (
@@ -205,7 +205,7 @@ win_rates as (
         count(*) as n,
         count(*) filter (where caller_won) as count
     from settled
-    group by variant, players, policy, band
+    group by all
     union all
     select
         variant,
@@ -217,7 +217,7 @@ win_rates as (
         count(*) filter (where caller_won) as count
     from settled
     where compared
-    group by variant, players, policy, band
+    group by all
 ),
 
 bluffs as (
@@ -243,7 +243,7 @@ bluff_rates as (
         count(*) as n,
         count(*) filter (where is_bluff) as count
     from bluffs
-    group by variant, players, policy, rung
+    group by all
     union all
     select
         variant,
@@ -255,7 +255,7 @@ bluff_rates as (
         count(*) filter (where was_folded) as count
     from bluffs
     where is_bluff
-    group by variant, players, policy, rung
+    group by all
     union all
     select
         variant,
@@ -267,7 +267,7 @@ bluff_rates as (
         count(*) filter (where bluffer_won) as count
     from bluffs
     where is_bluff
-    group by variant, players, policy, rung
+    group by all
 ),
 
 stones as (
@@ -282,7 +282,7 @@ stones as (
             as count
     from envit_hands
     cross join (select unnest(['envit', 'tricks']) as level) as sources
-    group by envit_hands.variant, envit_hands.players, sources.level
+    group by all
 ),
 
 measures as (
@@ -302,26 +302,13 @@ select * from measures
 with
 
 summed as (
-    select
-        variant,
-        players,
-        policy,
-        measure,
-        level,
-        sum(n)::bigint as n,
-        sum(count)::bigint as count
+    select * replace (sum(n)::bigint as n, sum(count)::bigint as count)
     from tally
-    group by variant, players, policy, measure, level
+    group by all
 )
 
 select
-    variant,
-    players,
-    policy,
-    measure,
-    level,
-    n,
-    count,
+    *,
     case when measure <> 'stones' then count / nullif(n, 0) end as rate,
     case when measure <> 'stones' then wilson_low(count, n) end as ci_low,
     case when measure <> 'stones' then wilson_high(count, n) end as ci_high,

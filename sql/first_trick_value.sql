@@ -60,7 +60,7 @@ tally as (
         sum(points_lost_first) as sum_points_lost_first,
         count(points_lost_first) as n_points_lost_first
     from decided_first_trick
-    group by variant, players
+    group by all
 )
 
 select * from tally
@@ -77,7 +77,7 @@ per_group as (
         sum(sum_points_won_first) / sum(n_points_won_first) as mean_points_won_first,
         sum(sum_points_lost_first) / sum(n_points_lost_first) as mean_points_lost_first
     from tally
-    group by variant, players
+    group by all
 )
 
 select

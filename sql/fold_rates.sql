@@ -63,7 +63,7 @@ tally as (
         count(*) as facing,
         count(*) filter (where folded) as folds
     from facing_raises
-    group by variant, players, policy, stake, decile
+    group by all
 )
 
 select * from tally
@@ -71,30 +71,16 @@ select * from tally
 with
 
 by_decile as (
-    select
-        variant,
-        players,
-        policy,
-        stake,
-        decile,
-        sum(facing)::bigint as facing,
-        sum(folds)::bigint as folds
+    select * replace (sum(facing)::bigint as facing, sum(folds)::bigint as folds)
     from tally
     where decile is not null
-    group by variant, players, policy, stake, decile
+    group by all
 ),
 
 all_deciles as (
-    select
-        variant,
-        players,
-        policy,
-        stake,
-        null::bigint as decile,
-        sum(facing)::bigint as facing,
-        sum(folds)::bigint as folds
+    select * replace (null::bigint as decile, sum(facing)::bigint as facing, sum(folds)::bigint as folds)
     from tally
-    group by variant, players, policy, stake
+    group by all
 ),
 
 facing_counts as (
@@ -104,13 +90,7 @@ facing_counts as (
 )
 
 select
-    variant,
-    players,
-    policy,
-    stake,
-    decile,
-    facing,
-    folds,
+    *,
     folds / facing as fold_rate,
     wilson_low(folds, facing) as ci_low,
     wilson_high(folds, facing) as ci_high

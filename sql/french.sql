@@ -92,7 +92,7 @@ redeal_rate as (
         count(*) as n,
         count(*) filter (where redeals > 0) as count
     from french_hands
-    group by variant, players, eldest_policy
+    group by all
 ),
 
 requests as (
@@ -117,7 +117,7 @@ redeal_refused as (
         count(*) filter (where verb = 'redeal') as n,
         count(*) filter (where verb = 'refuse') as count
     from requests
-    group by variant, players, requester_policy
+    group by all
 ),
 
 raises as (
@@ -151,7 +151,7 @@ raise_sizes as (
         count(*) as count
     from raises
     where not is_reste
-    group by variant, players, policy, size
+    group by all
 ),
 
 restes as (
@@ -179,7 +179,7 @@ reste_frequency as (
         count(*) as n,
         count(*) filter (where is_reste) as count
     from raises
-    group by variant, players, policy
+    group by all
 ),
 
 reste_outcomes as (
@@ -200,7 +200,7 @@ reste_outcomes as (
     cross join (
         select unnest(['reste_accepted', 'reste_folded', 'reste_raised', 'reste_won']) as measure
     ) as outcomes
-    group by restes.variant, restes.players, restes.policy, outcomes.measure
+    group by all
 ),
 
 measures as (
@@ -220,41 +220,23 @@ select * from measures
 with
 
 summed as (
-    select
-        variant,
-        players,
-        policy,
-        measure,
-        size,
-        sum(n)::bigint as n,
-        sum(count)::bigint as count
+    select * replace (sum(n)::bigint as n, sum(count)::bigint as count)
     from tally
-    group by variant, players, policy, measure, size
+    group by all
 ),
 
 measures as (
-    select
-        variant,
-        players,
-        policy,
-        measure,
-        size,
+    select * replace (
         case
             when measure = 'raise_size' then (sum(count) over (partition by variant, players, policy, measure))::bigint
             else n
-        end as n,
-        count
+        end as n
+    )
     from summed
 )
 
 select
-    variant,
-    players,
-    policy,
-    measure,
-    size,
-    n,
-    count,
+    *,
     count / nullif(n, 0) as rate,
     wilson_low(count, n) as ci_low,
     wilson_high(count, n) as ci_high

@@ -103,7 +103,7 @@ tally as (
         count(*) filter (where decides_match) as matches,
         count(*) filter (where won_match) as matches_won
     from side_games
-    group by variant, players, policy, mirror
+    group by all
 )
 
 select * from tally
@@ -126,26 +126,17 @@ sums as (
         sum(matches)::bigint as matches,
         sum(matches_won)::bigint as matches_won
     from tally
-    group by variant, players, policy, mirror
+    group by all
 ),
 
 per_policy as (
     select
-        variant,
-        players,
-        policy,
-        mirror,
-        games,
-        games_won,
+        *,
         sum_margin / n_margin as mean_margin,
         case
             when n_margin >= 2 then
                 sqrt(greatest(0.0, (sum_margin_squared - sum_margin * sum_margin / n_margin) / (n_margin - 1)))
-        end as margin_sd,
-        unit,
-        in_matches,
-        matches,
-        matches_won
+        end as margin_sd
     from sums
 )
 

@@ -54,7 +54,7 @@ tally as (
         sum(points_other) as sum_points_other,
         count(points_other) as n_points_other
     from decided_hands
-    group by variant, players
+    group by all
 )
 
 select * from tally
@@ -70,7 +70,7 @@ per_group as (
         sum(sum_points_eldest) / sum(n_points_eldest) as mean_points_eldest,
         sum(sum_points_other) / sum(n_points_other) as mean_points_other
     from tally
-    group by variant, players
+    group by all
 )
 
 select

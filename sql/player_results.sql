@@ -144,7 +144,7 @@ results as (
         sum(net_points) as sum_net_points,
         count(net_points) as n_net_points
     from side_hands
-    group by variant, players, player, mirror
+    group by all
 ),
 
 per_seat as (
@@ -162,7 +162,7 @@ per_seat as (
     inner join game_hands using (dataset, game_id)
     left join raises using (dataset, game_id, seat)
     left join answers using (dataset, game_id, seat)
-    group by labelled_seats.variant, labelled_seats.players, labelled_seats.player, labelled_seats.mirror
+    group by all
 ),
 
 tally as (
@@ -190,7 +190,7 @@ per_player as (
         sum(facing) as facing,
         sum(folds) as folds
     from tally
-    group by variant, players, player, mirror
+    group by all
 )
 
 select

@@ -62,7 +62,7 @@ tally as (
         count(*) as chances,
         count(*) filter (where raised) as count
     from chances
-    group by variant, players, policy, decision, stake, trick_no
+    group by all
 )
 
 select * from tally
@@ -70,28 +70,13 @@ select * from tally
 with
 
 per_group as (
-    select
-        variant,
-        players,
-        policy,
-        decision,
-        stake,
-        trick_no,
-        sum(chances)::bigint as chances,
-        sum(count)::bigint as count
+    select * replace (sum(chances)::bigint as chances, sum(count)::bigint as count)
     from tally
-    group by variant, players, policy, decision, stake, trick_no
+    group by all
 )
 
 select
-    variant,
-    players,
-    policy,
-    decision,
-    stake,
-    trick_no,
-    chances,
-    count,
+    *,
     count / chances as rate,
     wilson_low(count, chances) as ci_low,
     wilson_high(count, chances) as ci_high

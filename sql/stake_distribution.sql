@@ -48,7 +48,7 @@ tally as (
         sum(total_points)::bigint as sum_points,
         count(total_points) as n_points
     from all_hands
-    group by variant, players, stake
+    group by all
 )
 
 select * from tally
@@ -62,7 +62,7 @@ per_group as (
         sum(hands)::bigint as group_hands,
         sum(sum_points) / sum(n_points) as mean_points_per_hand
     from tally
-    group by variant, players
+    group by all
 ),
 
 per_stake as (
@@ -73,7 +73,7 @@ per_stake as (
         sum(hands)::bigint as hands,
         sum(sum_points) / sum(n_points) as mean_points
     from tally
-    group by variant, players, stake
+    group by all
 )
 
 select

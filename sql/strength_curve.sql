@@ -80,7 +80,7 @@ tally as (
         sum(net_points) as sum_net_points,
         count(net_points) as n_net_points
     from seat_hands
-    group by variant, players, policy, decile
+    group by all
 )
 
 select * from tally
@@ -97,7 +97,7 @@ per_decile as (
         sum(wins)::bigint as wins,
         sum(sum_net_points) / nullif(sum(n_net_points), 0) as mean_net_points
     from tally
-    group by variant, players, policy, decile
+    group by all
 )
 
 select

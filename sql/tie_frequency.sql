@@ -64,7 +64,7 @@ trick_ties as (
         count(*) filter (where trick_winner is not null) as n,
         count(*) filter (where trick_winner = -1) as count
     from tricks
-    group by variant, players, trick_no
+    group by all
 ),
 
 hands_by_tie_rule as (
@@ -76,7 +76,7 @@ hands_by_tie_rule as (
         count(*) as n,
         count(*) filter (where tie_rule is not null) as count
     from all_hands
-    group by variant, players
+    group by all
 ),
 
 tally as (
@@ -90,24 +90,13 @@ select * from tally
 with
 
 measures as (
-    select
-        variant,
-        players,
-        measure,
-        trick_no,
-        sum(n)::bigint as n,
-        sum(count)::bigint as count
+    select * replace (sum(n)::bigint as n, sum(count)::bigint as count)
     from tally
-    group by variant, players, measure, trick_no
+    group by all
 )
 
 select
-    variant,
-    players,
-    measure,
-    trick_no,
-    n,
-    count,
+    *,
     count / nullif(n, 0) as rate,
     wilson_low(count, n) as ci_low,
     wilson_high(count, n) as ci_high

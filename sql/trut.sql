@@ -127,7 +127,7 @@ trut_rate as (
     from seated_hands
     left join (select distinct dataset, game_id, hand_no, policy from truts) as truted
         using (dataset, game_id, hand_no, policy)
-    group by seated_hands.variant, seated_hands.players, seated_hands.policy
+    group by all
 ),
 
 answers_to_truts as (
@@ -164,7 +164,7 @@ fold_by_position as (
         count(*) as n,
         count(*) filter (where folded) as count
     from answers_to_truts
-    group by variant, players, policy, position
+    group by all
 ),
 
 plays as (
@@ -204,7 +204,7 @@ timing as (
         count(*) as n,
         count(*) as count
     from judged_truts
-    group by variant, players, policy, trick_no, timing
+    group by all
 ),
 
 deciders as (
@@ -252,8 +252,7 @@ special_outcomes as (
         ) as count
     from special_hands
     cross join (select unnest(['truted', 'passed', 'folded', 'decider_won', 'void']) as level) as levels
-    group by
-        special_hands.variant, special_hands.players, special_hands.decider_policy, special_hands.special, levels.level
+    group by all
 ),
 
 choices as (
@@ -286,7 +285,7 @@ choice_rates as (
         count(*) as n,
         count(*) filter (where taken) as count
     from choices
-    group by variant, players, policy, measure
+    group by all
 ),
 
 asks as (
@@ -306,7 +305,7 @@ chanson_cards as (
         count(*) as n,
         count(*) as count
     from asks
-    group by variant, players, policy, arg
+    group by all
 ),
 
 tally as (
@@ -327,33 +326,25 @@ select * from tally
 -- finish
 with
 
+summed as (
+    select * replace (sum(n)::bigint as n, sum(count)::bigint as count)
+    from tally
+    group by all
+),
+
 measures as (
-    select
-        variant,
-        players,
-        policy,
-        measure,
-        level,
-        trick_no,
+    select * replace (
         case
             when measure in ('timing', 'chanson_cards')
-                then (sum(sum(n)) over (partition by variant, players, policy, measure, trick_no))::bigint
-            else sum(n)::bigint
-        end as n,
-        sum(count)::bigint as count
-    from tally
-    group by variant, players, policy, measure, level, trick_no
+                then (sum(n) over (partition by variant, players, policy, measure, trick_no))::bigint
+            else n
+        end as n
+    )
+    from summed
 )
 
 select
-    variant,
-    players,
-    policy,
-    measure,
-    level,
-    trick_no,
-    n,
-    count,
+    *,
     count / nullif(n, 0) as rate,
     wilson_low(count, n) as ci_low,
     wilson_high(count, n) as ci_high

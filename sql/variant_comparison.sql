@@ -78,7 +78,7 @@ group_games as (
         min(unit) as unit,
         count(*) filter (where complete) as games
     from games
-    group by variant, players
+    group by all
 ),
 
 group_policies as (
@@ -89,7 +89,7 @@ group_policies as (
             as policy_labels
     from int_seat_policies as seat_policies
     inner join games using (dataset, game_id)
-    group by games.variant, games.players
+    group by all
 ),
 
 hands as (
@@ -122,7 +122,7 @@ hand_figures as (
         + count(*) filter (where trick2_winner = -1)
         + count(*) filter (where trick3_winner = -1) as tied_tricks
     from hands
-    group by variant, players
+    group by all
 ),
 
 all_raises as (
@@ -140,7 +140,7 @@ fold_figures as (
         count(*) filter (where answers.verb = 'fold') as folds
     from int_answers_to_raises as answers
     inner join games using (dataset, game_id)
-    group by games.variant, games.players
+    group by all
 ),
 
 bluff_figures as (
@@ -153,7 +153,7 @@ bluff_figures as (
     from all_raises
     inner join games using (dataset, game_id)
     where strength_pct is not null
-    group by games.variant, games.players
+    group by all
 ),
 
 tally as (
@@ -212,7 +212,7 @@ figures as (
         sum(tricks)::bigint as tricks,
         sum(tied_tricks)::bigint as tied_tricks
     from tally
-    group by variant, players
+    group by all
 )
 
 select

@@ -39,7 +39,7 @@ tally as (
         count(*) as hands,
         count(*) filter (where is_void) as void_hands
     from all_hands
-    group by variant, players
+    group by all
 )
 
 select * from tally
@@ -47,20 +47,13 @@ select * from tally
 with
 
 per_group as (
-    select
-        variant,
-        players,
-        sum(hands)::bigint as hands,
-        sum(void_hands)::bigint as void_hands
+    select * replace (sum(hands)::bigint as hands, sum(void_hands)::bigint as void_hands)
     from tally
-    group by variant, players
+    group by all
 )
 
 select
-    variant,
-    players,
-    hands,
-    void_hands,
+    *,
     void_hands / hands as void_rate,
     wilson_low(void_hands, hands) as ci_low,
     wilson_high(void_hands, hands) as ci_high
