@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +183,31 @@ def test_from_rows_on_the_command_line(second_catalan: Path) -> None:
     )
     assert tallied.exit_code == 0 and rows.exit_code == 0, tallied.output + rows.output
     assert tallied.stdout == rows.stdout
+
+
+def test_truc_stats_imports_no_pyarrow(second_catalan: Path) -> None:
+    """``truc stats`` starts without pyarrow, from the tallies or from the rows: the readers trust the manifest
+    (``pipeline.store``) and DuckDB hands its rows to polars by Arrow's C stream; importing pyarrow
+    (``pipeline.parts``) was a third of a statistic's time over its tally."""
+    script = (
+        "import sys\n"
+        "from pipeline.cli import main\n"
+        "sys.argv = ['truc', 'stats', sys.argv[1], '--data', sys.argv[2], '--format', 'csv', *sys.argv[3:]]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print('pyarrow' in sys.modules, file=sys.stderr)\n"
+    )
+    for extra in ([], ["--from-rows"]):
+        done = subprocess.run(
+            [sys.executable, "-c", script, "first_trick_value", str(second_catalan), *extra],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stderr.strip().splitlines()[-1] == "False", (extra, done.stderr)
+        assert done.stdout.startswith("variant,players,hands,p_win_won_first")
 
 
 def test_a_tally_out_of_memory_in_the_shared_connection_runs_again_alone(
