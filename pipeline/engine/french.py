@@ -36,7 +36,6 @@ from pipeline.engine.actions import (
     PLAY,
     SIGNAL,
     Action,
-    Event,
     EventTuple,
     RuleError,
     action_table,
@@ -322,8 +321,8 @@ class FrenchGame(Game):
             actions.append(make_action(seat, REDEAL))
         return actions
 
-    def apply(self, action: Action) -> Event:
-        """As ``Game.apply``; a raise written as text (``raise 4``) is read as the number, and a signal
+    def apply_checked(self, action: Action) -> EventTuple:
+        """As ``Game.apply_checked``; a raise written as text (``raise 4``) is read as the number, and a signal
         in any letter case (``78a``) as its canonical word (``78A``)."""
         seat, verb, arg = action
         if isinstance(arg, str):
@@ -331,7 +330,7 @@ class FrenchGame(Game):
                 action = make_action(seat, verb, int(arg))
             elif verb == SIGNAL:
                 action = make_action(seat, verb, self.signal_case.get(arg.lower(), arg))
-        return super().apply(action)
+        return super().apply_checked(action)
 
     def _apply_bet(self, seat: int, verb: str, arg: Any) -> EventTuple:
         if verb == ACCEPT:

@@ -623,11 +623,16 @@ class Game:
 
     def apply(self, action: Action) -> Event:
         """Check ``action`` against the rules and apply it; raise ``RuleError`` if it is not legal."""
+        return Event(*self.apply_checked(action))
+
+    def apply_checked(self, action: Action) -> EventTuple:
+        """``apply``, its event as the engine records it (a plain tuple: naming it costs a Python-level
+        ``__new__`` an action, which a replay of a whole file, that reads none, need not pay)."""
         if not (isinstance(action.seat, int) and 0 <= action.seat < self.n):
             raise RuleError("seat", f"seat {action.seat} does not exist in a {self.n}-player game")
         if action not in self.legal_for(action.seat):
             raise self._refusal(action)
-        return Event(*self.apply_trusted(action))
+        return self.apply_trusted(action)
 
     def apply_trusted(self, action: Action) -> EventTuple:
         """Apply an action known to be legal (taken from ``legal_for``)."""

@@ -34,7 +34,6 @@ from pipeline.engine.actions import (
     PASS,
     SING,
     Action,
-    Event,
     EventTuple,
     RuleError,
     make_action,
@@ -199,9 +198,9 @@ class RegionalTrutGame(TrutGame):
             return self._discard(seat, arg)
         return super()._apply_phase(seat, verb, arg)
 
-    def apply(self, action: Action) -> Event:
+    def apply_checked(self, action: Action) -> EventTuple:
         """The checked ``apply``, once the argument is written as the engine writes it (``_canonical``)."""
-        return super().apply(self._canonical(action))
+        return super().apply_checked(self._canonical(action))
 
     def _canonical(self, action: Action) -> Action:
         """A discard's cards in the order they are held (a reader may list them in any order); ``ask``'s

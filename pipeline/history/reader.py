@@ -858,9 +858,9 @@ class ReplayVisitor(Visitor):
         cut = game.phase == Phase.CUT
         try:
             if cut:  # implicit: the cutter cut
-                game.apply(make_action(game.actor(), CUT))
+                game.apply_checked(make_action(game.actor(), CUT))
             elif game.phase == Phase.DEAL_CHOICE:  # implicit: after 'nocut', the dealer dealt 1 or 3 cards
-                game.apply(make_action(game.actor(), DEAL, 1 if len(deal[0].cards) == 1 else 3))
+                game.apply_checked(make_action(game.actor(), DEAL, 1 if len(deal[0].cards) == 1 else 3))
         except RuleError as exc:
             raise self._rule_error(deal[0], exc) from None
         try:
@@ -887,7 +887,7 @@ class ReplayVisitor(Visitor):
                 message = f"the cards of hand {game.hand_no} must be dealt first"
             raise self._error(line, message, "deal-expected")
         try:
-            game.apply(make_action(line.seat, line.verb, self._arg(game, line) if line.args else None))
+            game.apply_checked(make_action(line.seat, line.verb, self._arg(game, line) if line.args else None))
         except RuleError as exc:
             raise self._rule_error(line, exc) from None
         if game.hand_over and len(replay.hands) < game.hand_no:
