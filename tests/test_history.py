@@ -634,9 +634,11 @@ def test_export_reads_each_table_once_in_game_order_else_by_filter(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The export's driver reads each table's row groups once, in order, and hands each chunk its games' rows:
-    the same text as each chunk reading its rows by filter, whether a chunk ends inside a row group or
-    spans several and parts; a table whose parts are not in game order is read by filter."""
+    the same text as each chunk reading its rows by filter, whether a chunk ends inside a row group or a batch
+    of it or spans several and parts, and when a row group's rows are not in game order (it is read whole);
+    a table whose parts are not in game order is read by filter."""
     monkeypatch.setattr(history_io, "CHUNK_GAMES", 7)
+    monkeypatch.setattr(history_io, "STREAM_ROWS", 40)
     simulate(SimulationSpec("catalan", 30, 3, {"players": "2"}), tmp_path / "sim")
     frame = pl.from_arrow(read_table(tmp_path / "sim", "games"))
     assert isinstance(frame, pl.DataFrame)
@@ -656,6 +658,18 @@ def test_export_reads_each_table_once_in_game_order_else_by_filter(
         streamed = list(chunks)
         assert len(streamed) == 5 and all(chunk.tables is not None for chunk in streamed)
         assert [history_io._chunk_text(chunk) for chunk in streamed] == by_filter
+    mixed = tmp_path / "mixed"  # one row group a table, the rows of game 10 (the second chunk's) first
+    for name in TABLES:
+        keys = order.get(name, ["game_id", "hand_no", "seq"])
+        table = read_table(tmp_path / "sim", name).sort_by([(key, "ascending") for key in keys])
+        ids = table["game_id"].to_pylist()
+        start, count = ids.index(10), ids.count(10)
+        swapped = pa.concat_tables([table.slice(start, count), table.slice(0, start), table.slice(start + count)])
+        (mixed / name).mkdir(parents=True)
+        pq.write_table(swapped, mixed / name / "part-00000.parquet")
+    streamed = list(history_io._Chunks([(mixed, games)]))
+    assert all(chunk.tables is not None for chunk in streamed)
+    assert [history_io._chunk_text(chunk) for chunk in streamed] == by_filter
     events = small / "events"
     (events / "part-00000.parquet").rename(events / "part-00002.parquet")  # the first games' rows last
     chunks = history_io._Chunks([(small, games)])
