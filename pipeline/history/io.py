@@ -24,7 +24,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, overload
 
-import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
@@ -572,15 +571,17 @@ class _TableStream:
                 yield _Run(file[1].read_row_group(group, columns=self.columns).cast(self.schema), ordered=False)
 
 
-STREAM_ROWS = 1 << 16
-"""Rows of a batch of ``_TableStream``: a few chunks' worth of events, read as the chunks need them."""
+STREAM_ROWS = 1 << 13
+"""Rows of a batch of ``_TableStream``, read as the chunks need them. A chunk's rows are slices of batches, and a
+pickled slice carries its whole batch's buffers to the worker: small batches keep that to a few thousand rows
+beyond a chunk's (its events are about 25,000). With a million-row group in place of a batch, a chunk's events
+were 60 MB pickled instead of 1.4; copying them out (``take``) cost the driver more than smaller batches do."""
 
 
 class _Run:
-    """Rows of ``_TableStream`` given a chunk of games at a time: when ``ordered`` (in game order), the next
-    rows up to a game found by bisection in their game ids; else by filtering what is left. The rows given are
-    copied out (``take``), not sliced: a slice shares the whole run's buffers, which pickling sends whole to the
-    worker (60 MB for the 25,000 rows of a chunk's events out of a million-row group, instead of 1.4)."""
+    """Rows of ``_TableStream`` given a chunk of games at a time: when ``ordered`` (in game order), a slice of
+    the next rows up to a game found by bisection in their game ids (``STREAM_ROWS`` says why a batch is
+    small); else by filtering what is left."""
 
     def __init__(self, table: pa.Table, ordered: bool) -> None:
         self.table = table
@@ -592,7 +593,7 @@ class _Run:
         """The rows not given yet of the games up to ``last``; ``later`` says whether any are left."""
         if self.ids is not None:
             end = bisect.bisect_right(self.ids, last, lo=self.given)
-            rows = self.table.take(pa.array(range(self.given, end), pa.int64()))
+            rows = self.table.slice(self.given, end - self.given)
             self.given = end
             self.later = end < len(self.ids)
             return rows
@@ -731,13 +732,11 @@ def export_dataset(
     The chunks of ``CHUNK_GAMES`` games are replayed and written as text by ``workers`` processes (None:
     every usable core), and their texts written in order: the same bytes whatever their number.
     """
-    datasets: list[tuple[Path, pl.DataFrame]] = []
+    datasets: list[tuple[Path, pa.Table]] = []
     folders = dataset_folders(data)
     with unchanged(folders):  # a dataset replaced meanwhile (--overwrite) is an error, not a mix of two
         for folder in folders:
-            games = pl.from_arrow(read_table(folder, "games"))
-            assert isinstance(games, pl.DataFrame)
-            datasets.append((folder, games.sort("game_id")))
+            datasets.append((folder, read_table(folder, "games").sort_by("game_id")))
         if game_ids:
             datasets = [_select_games(datasets, game_ids)]
         count = _workers(workers)
@@ -747,7 +746,7 @@ def export_dataset(
             return _write_games(stream, datasets, progress, count, not game_ids)
 
 
-def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[int]) -> tuple[Path, pl.DataFrame]:
+def _select_games(datasets: list[tuple[Path, pa.Table]], game_ids: Sequence[int]) -> tuple[Path, pa.Table]:
     """The games ``game_ids`` of the one dataset in ``datasets``."""
     if len(datasets) != 1:
         raise DatasetError(
@@ -756,12 +755,13 @@ def _select_games(datasets: list[tuple[Path, pl.DataFrame]], game_ids: Sequence[
             f"{', ...' if len(datasets) > 3 else ''})"
         )
     folder, games = datasets[0]
-    held = set(games["game_id"].to_list())
+    held = set(games["game_id"].to_pylist())
     missing = sorted(set(game_ids) - held)
     if missing:
         span = f"ids {min(held)} to {max(held)}" if held else "no games"
-        raise DatasetError(f"{folder} has no game {', '.join(map(str, missing))} ({games.height:,} games, {span})")
-    return folder, games.filter(pl.col("game_id").is_in(list(game_ids)))
+        raise DatasetError(f"{folder} has no game {', '.join(map(str, missing))} ({games.num_rows:,} games, {span})")
+    ids = games["game_id"]
+    return folder, games.filter(pc.is_in(ids, value_set=pa.array(sorted(set(game_ids)), ids.type)))
 
 
 @dataclass(frozen=True)
@@ -787,12 +787,12 @@ class _Chunks(Sequence[_Chunk]):
     filter, as indexing does, and so do the chunks of a choice of games (``stream`` False): they are read
     by filter rather than every row of the dataset read."""
 
-    def __init__(self, datasets: list[tuple[Path, pl.DataFrame]], stream: bool = True) -> None:
+    def __init__(self, datasets: list[tuple[Path, pa.Table]], stream: bool = True) -> None:
         self.stream = stream
         self.plans = [
-            (folder, games.slice(start, CHUNK_GAMES).to_dicts())
+            (folder, games.slice(start, CHUNK_GAMES).to_pylist())
             for folder, games in datasets
-            for start in range(0, games.height, CHUNK_GAMES)
+            for start in range(0, games.num_rows, CHUNK_GAMES)
         ]
 
     def __len__(self) -> int:
@@ -826,14 +826,14 @@ class _Chunks(Sequence[_Chunk]):
 
 def _write_games(
     stream: TextIO,
-    datasets: list[tuple[Path, pl.DataFrame]],
+    datasets: list[tuple[Path, pa.Table]],
     progress: Progress | None,
     workers: int,
     every_game: bool = True,
 ) -> int:
     """Each dataset's games, replayed and written one after the other, a blank line between games: chunks
     of ``CHUNK_GAMES`` games made text by ``workers`` processes, written in order."""
-    total = sum(games.height for _, games in datasets)
+    total = sum(games.num_rows for _, games in datasets)
     chunks = _Chunks(datasets, stream=every_game)
     written = hands = 0
     for chunk, (text, chunk_hands) in zip(chunks, run_in_order(_chunk_text, chunks, workers), strict=True):
