@@ -12,10 +12,10 @@ Writers write the tables' parts through ``pipeline.parts`` (their schemas, ``Par
 builds the whole folder beside its final place and renames it in at the end: an interrupted run leaves nothing at
 ``DIR``. Readers trust the manifest's list of parts (``check_dataset``); ``truc verify`` reads every part.
 
-It imports only ``pipeline.filesystem`` and ``pipeline.interrupts`` of ours (locks, the atomic exchange): it is
-the bottom of the stack. It does not import pyarrow: the functions that open a part's footer or pages import
-``pipeline.parts`` when called, so that a command that only reads the manifests (``truc stats`` from the
-tallies) starts without it.
+At its import it imports only ``pipeline.filesystem`` and ``pipeline.interrupts`` of ours (locks, the atomic
+exchange): it is the bottom of the stack. It does not import pyarrow: the functions that open a part's footer or
+pages import ``pipeline.parts`` (which imports this module) when called, so that a command that only reads the
+manifests (``truc stats`` from the tallies) starts without it.
 """
 
 from __future__ import annotations
