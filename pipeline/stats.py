@@ -171,6 +171,74 @@ def write_query(con: duckdb.DuckDBPyConnection, statistic: Statistic, sql: str, 
     _limited(con, statistic, lambda: con.sql(sql, params=values).write_parquet(str(path)))
 
 
+Job = tuple[Statistic, str, Path]
+"""A query to write (``write_queries``): the statistic it belongs to, its SQL and the Parquet file it goes to."""
+
+
+def write_queries(
+    con: duckdb.DuckDBPyConnection, folders: Sequence[Path], jobs: Sequence[Job], at_once: int
+) -> list[Job]:
+    """Write every job as ``write_query`` does, ``at_once`` of them at a time, each thread on a cursor of ``con``
+    over ``folders`` (``source_cursor``): the queries of a dataset's tallies are many and short, and one alone
+    keeps about one core busy. They share the database's memory limit. Ctrl-C interrupts them all; the first
+    error stops the others and is raised, but for a query that runs out of memory: the jobs that did are
+    returned, for the caller to run again alone."""
+    con.execute(f"set memory_limit = '{DUCKDB_MEMORY}'")
+    waiting = list(reversed(jobs))
+    short: list[Job] = []
+    failure: list[BaseException] = []
+    lock = threading.Lock()
+    cursors = [source_cursor(con, folders) for _ in range(max(1, min(at_once, len(jobs))))]
+
+    def take() -> Job | None:
+        with lock:
+            return waiting.pop() if waiting and not failure else None
+
+    ended = [threading.Event() for _ in cursors]
+
+    def run(cursor: duckdb.DuckDBPyConnection, done: threading.Event) -> None:
+        try:
+            run_jobs(cursor)
+        finally:
+            done.set()
+
+    def run_jobs(cursor: duckdb.DuckDBPyConnection) -> None:
+        while (job := take()) is not None:
+            statistic, sql, path = job
+            try:
+                cursor.sql(sql, params=_used(sql, statistic.defaults())).write_parquet(str(path))
+            except duckdb.OutOfMemoryException:
+                with lock:
+                    short.append(job)
+            except BaseException as exc:  # noqa: BLE001 (handed to the main thread, raised there)
+                with lock:
+                    failure.append(exc)
+                for other in cursors:
+                    other.interrupt()
+
+    for cursor, done in zip(cursors, ended, strict=True):
+        threading.Thread(target=run, args=(cursor, done), name="truc-query", daemon=True).start()
+    try:
+        for done in ended:
+            while not done.wait(0.05):  # not Thread.join: Ctrl-C inside it can mark the thread stopped early
+                pass
+    except KeyboardInterrupt:
+        with lock:
+            waiting.clear()
+        for cursor in cursors:
+            cursor.interrupt()
+        for done in ended:
+            done.wait()
+        failure.clear()  # DuckDB's errors hold the interrupted queries' frames
+        raise
+    finally:
+        for cursor in cursors:
+            cursor.close()
+    if failure:
+        raise failure[0]
+    return sorted(short, key=jobs.index)
+
+
 class OutOfMemory(StatsError):
     """A statistic's query that needed more than ``DUCKDB_MEMORY``."""
 
@@ -742,14 +810,34 @@ def _source_view(
     file's name for it. ``games``: only those (``create_sources``)."""
     where = "" if games is None else f" where game_id >= {int(games[0])} and game_id < {int(games[1])}"
     selects = []
-    for number, folder in enumerate(folders):
-        variable = f"{table}_files_{number}"
-        con.execute(f"set variable {variable} = $files", {"files": store.table_sources(folder, table)})
+    for folder, variable in zip(folders, _set_files(con, table, folders), strict=True):
         selects.append(
             f"select {_literal(str(folder))}::{DATASET_TYPE} as dataset, * "
             f"from read_parquet(getvariable('{variable}')){where}"
         )
     return f"create or replace view src_{table} as\n" + "\nunion all\n".join(selects)
+
+
+def _set_files(con: duckdb.DuckDBPyConnection, table: str, folders: Sequence[Path]) -> list[str]:
+    """Set on ``con`` the variable ``TABLE_files_K`` of each of ``folders`` to its parts of ``table``
+    (``store.table_sources``), which the view ``src_TABLE`` reads (``_source_view``); their names. A variable is
+    the connection's own: each cursor sets them again (``source_cursor``)."""
+    names = []
+    for number, folder in enumerate(folders):
+        variable = f"{table}_files_{number}"
+        con.execute(f"set variable {variable} = $files", {"files": store.table_sources(folder, table)})
+        names.append(variable)
+    return names
+
+
+def source_cursor(con: duckdb.DuckDBPyConnection, folders: Sequence[Path]) -> duckdb.DuckDBPyConnection:
+    """A cursor of ``con`` (a connection of its own to the same database, which sees its views and macros) that
+    reads the staging over ``folders`` as ``con`` does: the views' file variables set on it too."""
+    cursor = con.cursor()
+    cursor.execute("set enable_progress_bar = false")
+    for table in store.TABLES:
+        _set_files(cursor, table, folders)
+    return cursor
 
 
 DATASET_TYPE: Final = "dataset_folder"

@@ -219,7 +219,9 @@ def test_the_import_streams_its_file_in_bounded_memory(tmp_path: Path) -> None:
         comments = ("; " + "x" * 998 + "\n") * (megabytes * 2**20 // 1000 // 20)
         path = _write(tmp_path, "\n".join([game + comments] * 20), f"{megabytes}.truc")
         sizes.append(path.stat().st_size)
-        peaks.append(_peak_rss(path, tmp_path / f"data{megabytes}"))
+        # the least of three: the tallies' queries and the parts' last groups, each in threads of their own, move the
+        # allocator's peak by a few MB from one run to the next
+        peaks.append(min(_peak_rss(path, tmp_path / f"data{megabytes}-{run}") for run in range(3)))
     slope = (peaks[1] - peaks[0]) / (sizes[1] - sizes[0])
     assert slope < 0.25, (sizes, peaks)  # a few MB of the allocator's noise; holding the text is 1 and more
 

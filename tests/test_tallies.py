@@ -8,13 +8,17 @@ every writer, read only when current, checked by ``truc verify`` and written aga
 
 from __future__ import annotations
 
+import _thread
 import json
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
@@ -210,27 +214,103 @@ def test_truc_stats_imports_no_pyarrow(second_catalan: Path) -> None:
         assert done.stdout.startswith("variant,players,hands,p_win_won_first")
 
 
-def test_a_tally_out_of_memory_in_the_shared_connection_runs_again_alone(
+HOLDS_A_LIST = "select list(range) as held from range(40000000)"
+"""A query whose aggregate holds forty million values at once (320 MB), which DuckDB cannot spill."""
+
+
+def test_a_tally_out_of_memory_beside_the_others_runs_again_alone(
     second_catalan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """DuckDB keeps some of what the earlier tallies held: one that runs out of memory there gets a connection of
-    its own (the out-of-memory error is raised here, as DuckDB raised it over 10 million hands)."""
+    """DuckDB keeps some of what the earlier tallies held, and the queries beside one hold their share: a tally that
+    runs out of memory there runs again alone, in a connection of its own. Here player_results' query is replaced, in
+    the shared run, by one that holds 320 MB under a limit of 150 MB: DuckDB's own out-of-memory error."""
     root = _copy(second_catalan, tmp_path / "copy")
-    write_query = stats.write_query
-    connections = []
+    write_queries, write_query = stats.write_queries, stats.write_query
+    limit = stats.DUCKDB_MEMORY
+    short: list[str] = []
+    shared: list[Any] = []
+    alone: list[tuple[Any, str]] = []
 
-    def out_of_memory_once(con: Any, statistic: Any, sql: str, path: Path) -> None:
-        if statistic.name == "player_results":
-            connections.append(con)
-            if len(connections) == 1:
-                raise stats.OutOfMemory("player_results needs more than its memory limit")
+    def too_big_for_player_results(con: Any, folders: Any, jobs: Any, at_once: int) -> Any:
+        shared.append(con)
+        changed = [(s, HOLDS_A_LIST if s.name == "player_results" else sql, path) for s, sql, path in jobs]
+        monkeypatch.setattr(stats, "DUCKDB_MEMORY", "150MB")
+        try:
+            left = write_queries(con, folders, changed, at_once)
+        finally:
+            monkeypatch.setattr(stats, "DUCKDB_MEMORY", limit)
+        short.extend(statistic.name for statistic, _, _ in left)
+        return [jobs[changed.index(job)] for job in left]
+
+    def recorded(con: Any, statistic: Any, sql: str, path: Path) -> None:
+        alone.append((con, statistic.name))
         write_query(con, statistic, sql, path)
 
-    monkeypatch.setattr(stats, "write_query", out_of_memory_once)
+    monkeypatch.setattr(stats, "write_queries", too_big_for_player_results)
+    monkeypatch.setattr(stats, "write_query", recorded)
     tallies.write_tallies(root)
-    assert len(connections) == 2 and connections[0] is not connections[1]
+    assert short == ["player_results"]
+    assert [name for _, name in alone] == ["player_results"] and alone[0][0] is not shared[0]
     assert tallies.current(root)
     assert_frame_equal(stats.compute("player_results", root), stats.compute("player_results", root, from_rows=True))
+
+
+@pytest.mark.parametrize(("at_once_games", "at_once"), [(250_000, 2), (29, 1)])
+def test_tallies_run_two_at_a_time_over_a_small_dataset(
+    second_catalan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at_once_games: int, at_once: int
+) -> None:
+    """Two queries at a time over a dataset of at most ``AT_ONCE_GAMES`` games (here 30), one at a time over more:
+    the same tallies either way."""
+    root = _copy(second_catalan, tmp_path / "copy")
+    write_queries = stats.write_queries
+    asked: list[int] = []
+
+    def recorded(con: Any, folders: Any, jobs: Any, at_once: int) -> Any:
+        asked.append(at_once)
+        return write_queries(con, folders, jobs, at_once)
+
+    monkeypatch.setattr(stats, "write_queries", recorded)
+    monkeypatch.setattr(tallies, "AT_ONCE_GAMES", at_once_games)
+    tallies.write_tallies(root)
+    assert asked == [at_once]
+    assert tallies.current(root)
+    for name in TALLIED:
+        assert_frame_equal(stats.compute(name, root), stats.compute(name, root, from_rows=True))
+
+
+def test_write_queries_writes_every_job_and_raises_the_first_error(second_catalan: Path, tmp_path: Path) -> None:
+    """Queries written two at a time, each on a cursor that reads the staging's views (their file variables are
+    the connection's own): every job is written; an error is raised as DuckDB gave it."""
+    statistic = stats.get_statistic("tie_frequency")
+    jobs = [(statistic, f"select count(*) as n, {k} as k from stg_events", tmp_path / f"{k}.parquet") for k in range(5)]
+    with stats.staged([second_catalan]) as con:
+        assert stats.write_queries(con, [second_catalan], jobs, 2) == []
+        (events,) = con.execute("select count(*) from stg_events").fetchall()[0]
+        broken = [*jobs, (statistic, "select * from no_such_view", tmp_path / "broken.parquet")]
+        with pytest.raises(duckdb.CatalogException, match="no_such_view"):
+            stats.write_queries(con, [second_catalan], broken, 2)
+    for k in range(5):
+        written = duckdb.connect().execute(
+            "select * from read_parquet($path)", {"path": str(tmp_path / f"{k}.parquet")}
+        )
+        assert written.fetchall() == [(events, k)]
+    assert not (tmp_path / "broken.parquet").exists()
+
+
+def test_write_queries_stops_at_ctrl_c(second_catalan: Path, tmp_path: Path) -> None:
+    """Ctrl-C (here ``interrupt_main``, as the terminal's SIGINT) interrupts every query running and stops at once."""
+    statistic = stats.get_statistic("tie_frequency")
+    endless = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
+    jobs = [(statistic, endless, tmp_path / f"{k}.parquet") for k in range(3)]
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    started = time.monotonic()
+    with stats.staged([second_catalan]) as con:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            stats.write_queries(con, [second_catalan], jobs, 2)
+        assert con.execute("select 42").fetchall() == [(42,)]
+    assert time.monotonic() - started < 20
+    assert not list(tmp_path.glob("*.parquet"))
 
 
 @pytest.mark.parametrize("dataset", ["sim_dataset", "second_catalan"])
