@@ -350,16 +350,19 @@ def _strip_line(raw: str, number: int, open_at: int | None, source: str) -> tupl
     return "".join(out).strip(), open_at
 
 
-Content = tuple[int, str | HistoryError, bool]
-"""A numbered content line (``scan``), or why it cannot be read; and whether it is plain text
-(``_PLAIN_BYTES``), which ``read_line`` then need not search for what is not text."""
+Content = tuple[int, list[str] | str | HistoryError]
+"""What ``scan`` gives from a line's number: a run of plain lines (``_PLAIN_BYTES``, which ``read_line`` then need
+not search for what is not text), as read, blank ones included, outside any comment; or one content line, comments
+removed; or why a line cannot be read."""
 
 
 def scan(
     lines: Iterable[Physical] | ByteLines, source: str, whole: bool = True
 ) -> Generator[Content, None, int | None]:
-    """The numbered non-blank content lines of ``lines``, comments removed; a line that cannot be read, or
-    whose ``}`` closes no comment, comes as its ``HistoryError``, and the lines after it follow.
+    """The content of ``lines`` (``Content``): each run of plain lines outside a comment whole (``parse`` strips
+    them and skips the blank ones: a loop there rather than a step of this generator a line), and each other
+    non-blank line with its comments removed; a line that cannot be read, or whose ``}`` closes no comment, comes
+    as its ``HistoryError``, and the lines after it follow.
 
     Raises ``HistoryError`` after the last line when a ``{`` comment is never closed, unless ``lines`` are
     not ``whole`` (a range of a file that more lines follow): then it returns the line of the ``{`` still
@@ -370,13 +373,10 @@ def scan(
     for number, line in runs:
         if isinstance(line, list):  # plain lines: no comment, nothing to strip but spaces
             if open_at is None:  # else all inside the '{' comment still open, which none of them closes
-                for offset, raw in enumerate(line):
-                    content = raw.strip()
-                    if content:
-                        yield number + offset, content, True
+                yield number, line
             continue
         if isinstance(line, HistoryError):
-            yield number, line, False
+            yield number, line
             continue
         raw = line.removeprefix(BOM)  # also where files joined with cat put one at a line's start
         if open_at is None and not _COMMENT_CHARS.search(raw):
@@ -385,10 +385,10 @@ def scan(
             try:
                 content, open_at = _strip_line(raw, number, open_at, source)
             except HistoryError as error:
-                yield number, error, False
+                yield number, error
                 continue
         if content:
-            yield number, content, False
+            yield number, content
     if open_at is not None and whole:
         raise HistoryError(source, open_at, "a '{' comment opened here is never closed")
     return open_at
@@ -471,13 +471,9 @@ def read_line(number: int, content: str, source: str, plain: bool = False) -> Li
             raise HistoryError(source, number, f"the line holds {char}: a history is printable text", text=content)
     # words one space apart; an ASCII line with no tab nor two spaces together already is (most lines are)
     text = content if content.isascii() and "  " not in content and "\t" not in content else " ".join(content.split())
-
-    def bad(message: str) -> HistoryError:
-        return HistoryError(source, number, message, text=text)
-
     long_number = _too_long(text) if len(text) > NUMBER_DIGITS else None
     if long_number:
-        raise bad(long_number)
+        raise HistoryError(source, number, long_number, text=text)
 
     deal = _DEAL.fullmatch(text) if ":" in text else None
     if deal:
@@ -490,28 +486,30 @@ def read_line(number: int, content: str, source: str, plain: bool = False) -> Li
         verb = VERB_SYNONYMS.get(verb, verb)
         if verb not in FORMAT_VERBS and verb not in ARG_KINDS:
             verbs = sorted(FORMAT_VERBS | set(ARG_KINDS))
-            raise bad(f"unknown verb {shown(written)!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}")
+            message = f"unknown verb {shown(written)!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}"
+            raise HistoryError(source, number, message, text=text)
         kind = arg_kind(verb)
         if kind is None and rest:
-            raise bad(f"'{verb}' takes no argument")
+            raise HistoryError(source, number, f"'{verb}' takes no argument", text=text)
         if kind in ONE_ARG_KINDS and len(rest) != 1:
-            raise bad(f"'{verb}' takes one argument")
+            raise HistoryError(source, number, f"'{verb}' takes one argument", text=text)
         if kind == "word?" and len(rest) > 1:
-            raise bad(f"'{verb}' takes at most one argument")
+            raise HistoryError(source, number, f"'{verb}' takes at most one argument", text=text)
         if kind == "cards" and not rest:
-            raise bad(f"'{verb}' takes one or more cards")
+            raise HistoryError(source, number, f"'{verb}' takes one or more cards", text=text)
         return ActionLine(number, text, seat, verb, tuple(rest))
     lowered = text.lower()
     if lowered.startswith("hand"):
         hand = _HAND.fullmatch(text)
         if not hand:
-            raise bad("a hand begins with 'hand K dealer S'")
+            raise HistoryError(source, number, "a hand begins with 'hand K dealer S'", text=text)
         dealer = hand.group(2)
         return HandLine(number, text, int(hand.group(1)), None if dealer is None else int(dealer))
     end = _END.fullmatch(text)
     if end:
         return EndLine(number, text, tuple(end.group(1).split()))
-    raise bad("expected a tag [Name \"value\"], 'hand K dealer S', a deal 'S: C C C', an action 'S verb' or 'end A B'")
+    expected = "a tag [Name \"value\"], 'hand K dealer S', a deal 'S: C C C', an action 'S verb' or 'end A B'"
+    raise HistoryError(source, number, f"expected {expected}", text=text)
 
 
 # ----------------------------------------------------------------------------------------------- visitor
@@ -685,7 +683,7 @@ def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, wh
     open_at: int | None = None
     while True:
         try:
-            number, content, plain = next(lines)
+            number, content = next(lines)
         except StopIteration as stop:
             open_at = stop.value
             break
@@ -695,10 +693,15 @@ def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, wh
             else:  # also after the game's own error: the games it swallowed would vanish unreported
                 visitor.handle_error(error)
             break
-        if isinstance(content, HistoryError):
+        if isinstance(content, list):
+            for offset, raw in enumerate(content):
+                stripped = raw.strip()
+                if stripped:
+                    parser.feed(number + offset, stripped, True)
+        elif isinstance(content, HistoryError):
             parser.feed_error(number, content)
         else:
-            parser.feed(number, content, plain)
+            parser.feed(number, content)
     ends_clean = open_at is None and not parser.in_header
     if whole or ends_clean:  # else the last game goes on in the next range: both are read again as one
         parser.close()
