@@ -48,7 +48,8 @@ from pipeline.rows import add_game
 
 RANGE_BYTES = 1 << 21
 """The bytes of text a range holds, about (it ends at the first game boundary past them): 2 MiB, some
-1,200 games of 2-player Catalan. Each range's rows are one Parquet part of the import."""
+1,200 games of 2-player Catalan. The ranges' rows are appended in order to the import's parts (``parts.PartWriter``,
+parts sized by rows)."""
 
 _CUT = re.compile(rb"\n[ \t]{0,32}\r?\n\[")
 """A blank line, then a line that starts with ``[``: where a game may begin (the cut is before the ``[``)."""
