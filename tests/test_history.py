@@ -50,6 +50,7 @@ from pipeline.history import (
     parse,
     read_file,
     read_text,
+    reader,
     record_text,
 )
 from pipeline.history import io as history_io
@@ -1130,6 +1131,27 @@ def test_random_games_round_trip(seed: int, options: dict[str, str], policy: str
     record = read_text(text, "sim.truc").games[0]
     assert record.hands == hands and record.complete
     assert record_text(record) == text
+
+
+TAG_ONE_CHARACTER_AT_A_TIME = re.compile(r'\[\s*([^\W\d]\w*)\s+"((?:[^"\\]|\\["\\])*)"\s*\]')
+"""The tag pattern as it was before its value's runs were taken whole (``reader._TAG``): the same lines, the same
+groups."""
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet='[]"\\ \t_aZ1é,', max_size=24))
+def test_the_tag_pattern_reads_what_it_read_a_character_at_a_time(text: str) -> None:
+    for line in (text, f'[Name "{text}"]', f"[{text}]"):
+        old, new = TAG_ONE_CHARACTER_AT_A_TIME.fullmatch(line), reader._TAG.fullmatch(line)
+        assert (old and old.groups()) == (new and new.groups()), line
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \t\u00a0\u2003,7bo", max_size=16))
+def test_a_deal_line_s_cards_are_its_words_between_whitespace_and_commas(cards: str) -> None:
+    line = reader.read_line(3, f"0:{cards}", "x")
+    assert isinstance(line, reader.DealLine)
+    assert line.cards == tuple(word for word in re.split(r"[\s,]+", " ".join(f"0:{cards}".split())[2:]) if word)
 
 
 # One setting per variant, with the options that add verbs (signals, the twos, brelan and the suite).
