@@ -584,7 +584,7 @@ class Game:
                 if card in seen:
                     raise RuleError("card-twice", f"{self.variant.deck.text(card)} is dealt twice")
                 seen.add(card)
-        self.stock = [c for c in range(len(self.variant.deck)) if c not in seen]
+        self.stock = [c for c in range(self.deck_size) if c not in seen]
         return self._dealt([list(c) for c in hands], unknown=any(UNKNOWN in h for h in hands))
 
     def _dealt(self, hands: list[list[int]], unknown: bool) -> EventTuple:

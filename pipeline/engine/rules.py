@@ -185,7 +185,7 @@ class Config:
     variant: Variant
     options: Mapping[str, str]
 
-    @property
+    @functools.cached_property
     def players(self) -> int:
         return int(self.options["players"])
 
@@ -209,6 +209,11 @@ class Config:
 
     def options_text(self) -> str:
         """Canonical ``k=v`` pairs, every option included, in the variant's order."""
+        return self._options_text
+
+    @functools.cached_property
+    def _options_text(self) -> str:
+        """``options_text``, made once: every game's row and identity, and every game read, ask for it."""
         return " ".join(f"{k}={v}" for k, v in self.options.items())
 
 

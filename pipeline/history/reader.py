@@ -72,6 +72,15 @@ def arg_kind(verb: str) -> str | None:
     return ARG_KINDS.get(verb)
 
 
+_READ_VERBS: Final = {
+    written: (verb, arg_kind(verb))
+    for verb in FORMAT_VERBS | set(ARG_KINDS)
+    for written in (verb, *(synonym for synonym, meant in VERB_SYNONYMS.items() if meant == verb))
+}
+"""Each word an action line may hold as its verb, in lower case, synonyms included (``VERB_SYNONYMS``): the verb it
+is read as and how its argument is written (``arg_kind``), found with one lookup a line."""
+
+
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _COMMENT_CHARS = re.compile(r"[;{}]")
 """What makes a line more than its text stripped (``_strip_line``); a tag value's ``"`` matters only with them."""
@@ -471,8 +480,10 @@ def read_line(number: int, content: str, source: str, plain: bool = False) -> Li
         char = not_text(content, tab=True)
         if char:
             raise HistoryError(source, number, f"the line holds {char}: a history is printable text", text=content)
-    # words one space apart; an ASCII line with no tab nor two spaces together already is (most lines are)
-    text = content if content.isascii() and "  " not in content and "\t" not in content else " ".join(content.split())
+    # words one space apart: a line with no two spaces together already is when it is plain text (whose only
+    # whitespace is the space) or ASCII without a tab (most lines are)
+    plain_spaced = "  " not in content and (plain or (content.isascii() and "\t" not in content))
+    text = content if plain_spaced else " ".join(content.split())
     long_number = _too_long(text) if len(text) > NUMBER_DIGITS else None
     if long_number:
         raise HistoryError(source, number, long_number, text=text)
@@ -486,13 +497,13 @@ def read_line(number: int, content: str, source: str, plain: bool = False) -> Li
     words = text.split(" ")  # an action: a seat (ASCII digits), a verb and its arguments, one space apart
     if len(words) > 1 and words[0].isascii() and words[0].isdigit():
         seat, written, rest = int(words[0]), words[1], words[2:]
-        verb = written.lower()
-        verb = VERB_SYNONYMS.get(verb, verb)
-        if verb not in FORMAT_VERBS and verb not in ARG_KINDS:
+        form = _READ_VERBS.get(written.lower())
+        if form is None:
             verbs = sorted(FORMAT_VERBS | set(ARG_KINDS))
-            message = f"unknown verb {shown(written)!r}{did_you_mean(verb, verbs)}; verbs: {', '.join(verbs)}"
+            near = did_you_mean(written.lower(), verbs)
+            message = f"unknown verb {shown(written)!r}{near}; verbs: {', '.join(verbs)}"
             raise HistoryError(source, number, message, text=text)
-        kind = arg_kind(verb)
+        verb, kind = form
         if kind is None and rest:
             raise HistoryError(source, number, f"'{verb}' takes no argument", text=text)
         if kind in ONE_ARG_KINDS and len(rest) != 1:
@@ -781,6 +792,7 @@ class ReplayVisitor(Visitor):
         self.matches_checked = 0  # games whose match was checked (every game read to its end)
         self.first_match: int | None = None
         self._deck: Deck | None = None  # the deck of ``_cards``
+        self._configs: dict[tuple[str, str | None], Config] = {}  # by variant and Options tag: games share them
         self._cards: dict[str, int] = {}  # its cards' canonical texts
 
     # ------------------------------------------------------------------------------------------ errors
@@ -1079,11 +1091,15 @@ class ReplayVisitor(Visitor):
         except UnknownVariant as exc:
             raise self._error(variant_tag, str(exc).replace(variant_tag.value, shown(variant_tag.value))) from None
         options_tag = tags.get("Options")
-        try:
-            options = parse_options(options_tag.value) if options_tag else {}
-            config = variant.configure({key.lower(): value for key, value in options.items()})
-        except OptionError as exc:
-            raise self._error(options_tag, str(exc)) from None
+        configured = (variant.name, None if options_tag is None else options_tag.value)
+        config = self._configs.get(configured)
+        if config is None:
+            try:
+                options = parse_options(options_tag.value) if options_tag else {}
+                config = variant.configure({key.lower(): value for key, value in options.items()})
+            except OptionError as exc:
+                raise self._error(options_tag, str(exc)) from None
+            self._configs[configured] = config
         n = config.players
         for tag in tags.values():
             index = seat_tag_index(tag.name)
