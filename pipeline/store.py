@@ -650,28 +650,28 @@ def read_parts_in_full(root: Path, manifest: dict[str, Any], optional: Sequence[
     table (``parts.check_part``: every column but the events' ``optional`` ones, no null where Truc Lab always fills
     one), each page readable, and each table's rows those its ``manifest`` counts. Raises ``DatasetError``
     naming a damaged part."""
-    from pipeline.parts import rows_read
+    from pipeline import parts
 
     rows_tag = manifest.get("rows")
     counted: dict[str, Any] = rows_tag if isinstance(rows_tag, dict) else {}
-    parts: dict[str, dict[str, Any]] = {}
+    entries: dict[str, dict[str, Any]] = {}
     for name in TABLES:
         files = table_files(root, name)
         if not files:
             raise DatasetError(f"{root} is incomplete: no Parquet files in {root / name}")
         for part in files:
             entry = part_entry(part, name, optional if name == "events" else ())
-            rows = rows_read(part)
+            rows = parts.rows_read(part)
             if rows != entry["rows"]:
                 raise DatasetError(f"{part} holds {rows:,} rows where its footer counts {entry['rows']:,}")
-            parts[f"{name}/{part.name}"] = entry
-        rows = sum(parts[f"{name}/{part.name}"]["rows"] for part in files)
+            entries[f"{name}/{part.name}"] = entry
+        rows = sum(entries[f"{name}/{part.name}"]["rows"] for part in files)
         if isinstance(counted.get(name), int) and rows != counted[name]:
             raise DatasetError(
                 f"{root / name} holds {rows:,} rows where its manifest counts {counted[name]:,}: a file was "
                 "added, removed or replaced after the dataset was written"
             )
-    return parts
+    return entries
 
 
 def check_listing(root: Path, manifest: dict[str, Any]) -> None:
