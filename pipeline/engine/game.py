@@ -570,7 +570,7 @@ class Game:
             raise RuleError("not-dealing", "cards are dealt only at the start of a hand")
         if len(hands) != self.n:
             raise RuleError("deal-seats", f"the deal lists {len(hands)} seats, the game has {self.n}")
-        seen: set[int] = set()
+        dealt = [False] * self.deck_size  # by card: a list, indexed natively once compiled, where a set hashes
         for seat, cards in enumerate(hands):
             if len(cards) != self.cards_dealt:
                 raise RuleError(
@@ -581,10 +581,10 @@ class Game:
             for card in cards:
                 if card == UNKNOWN:
                     continue
-                if card in seen:
+                if dealt[card]:
                     raise RuleError("card-twice", f"{self.variant.deck.text(card)} is dealt twice")
-                seen.add(card)
-        self.stock = [c for c in range(self.deck_size) if c not in seen]
+                dealt[card] = True
+        self.stock = [c for c in range(self.deck_size) if not dealt[c]]
         return self._dealt([list(c) for c in hands], unknown=any(UNKNOWN in h for h in hands))
 
     def _dealt(self, hands: list[list[int]], unknown: bool) -> EventTuple:

@@ -920,7 +920,7 @@ class ReplayVisitor(Visitor):
         if not game.hand_over:
             raise self._error(end, f"hand {game.hand_no} is not decided yet", "hand-not-over")
         scored = game.end_values(game.last_hand)  # type: ignore[arg-type]
-        if [v.lower() for v in end.values] != [v.lower() for v in scored]:
+        if list(end.values) != scored and [v.lower() for v in end.values] != [v.lower() for v in scored]:
             said = " ".join(end.values) or "nothing"
             raise self._error(end, f"hand {game.hand_no} scores {' '.join(scored)} in the replay, not {said}", "end")
         replay.ended = True
