@@ -10,6 +10,8 @@ stats`` from the tallies) starts without it: importing pyarrow takes about a thi
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import gc
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -293,6 +295,7 @@ class PartWriter:
         with ThreadPoolExecutor(len(TABLES), thread_name_prefix="truc-part") as pool:
             for done in [pool.submit(self._close_table, name) for name in TABLES]:
                 done.result()
+        give_back_memory()
         return dict(self.rows)
 
     def _close_table(self, name: str) -> None:
@@ -331,6 +334,22 @@ class PartWriter:
             self._writers[name] = writer
             self._parts[name] += 1
         return writer
+
+
+def give_back_memory() -> None:
+    """Return to the system the memory freed since a writer began: its row groups (Arrow's pool keeps freed
+    pages for reuse) and the rows the workers sent (the C heap keeps freed blocks between the live ones). A dataset's
+    tallies follow its writing, and DuckDB takes up to its limit beside what the process holds: a simulation of
+    100,000 games held 434 MiB when its tallies began, 119 once given back, and one of 10 million hands peaked (in its
+    tallies) at 847 MiB instead of 919. glibc's ``malloc_trim`` where there is one (Linux); elsewhere Arrow's pool
+    alone."""
+    gc.collect()
+    pa.default_memory_pool().release_unused()
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):  # not glibc
+        return
+    trim(0)
 
 
 def write_part(root: Path, part: int, batches: dict[str, TableBatch]) -> dict[str, int]:
