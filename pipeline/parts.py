@@ -264,6 +264,7 @@ class PartWriter:
         self._writers: dict[str, pq.ParquetWriter | None] = dict.fromkeys(TABLES)
         self._parts = dict.fromkeys(TABLES, 0)  # parts started
         self._groups = dict.fromkeys(TABLES, 0)  # row groups in the part being written
+        self._closed = False
 
     def __enter__(self) -> PartWriter:
         return self
@@ -291,7 +292,11 @@ class PartWriter:
     def close(self) -> dict[str, int]:
         """Write every row still waiting and close the parts; the rows written of each table. The tables' last
         groups are written at once, a thread each (Arrow encodes and compresses without the GIL): at the end of
-        an import the others have nothing left to do meanwhile."""
+        an import the others have nothing left to do meanwhile. Closing again (the context manager's exit after
+        the caller's own ``close``) does nothing."""
+        if self._closed:
+            return dict(self.rows)
+        self._closed = True
         with ThreadPoolExecutor(len(TABLES), thread_name_prefix="truc-part") as pool:
             for done in [pool.submit(self._close_table, name) for name in TABLES]:
                 done.result()

@@ -216,21 +216,14 @@ def write_queries(
                 for other in cursors:
                     other.interrupt()
 
+    def stop() -> None:
+        with lock:
+            waiting.clear()
+
     for cursor, done in zip(cursors, ended, strict=True):
         threading.Thread(target=run, args=(cursor, done), name="truc-query", daemon=True).start()
     try:
-        for done in ended:
-            while not done.wait(0.05):  # not Thread.join: Ctrl-C inside it can mark the thread stopped early
-                pass
-    except KeyboardInterrupt:
-        with lock:
-            waiting.clear()
-        for cursor in cursors:
-            cursor.interrupt()
-        for done in ended:
-            done.wait()
-        failure.clear()  # DuckDB's errors hold the interrupted queries' frames
-        raise
+        _wait_for(ended, cursors, failure, stop)
     finally:
         for cursor in cursors:
             cursor.close()
@@ -278,17 +271,35 @@ def interruptible(con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
             done.set()
 
     threading.Thread(target=run, name="truc-query", daemon=True).start()
-    try:
-        while not done.wait(0.05):  # not Thread.join: Ctrl-C inside it can mark the thread stopped early
-            pass
-    except KeyboardInterrupt:
-        con.interrupt()
-        done.wait()
-        failure.clear()  # DuckDB's error holds the interrupted query's frames
-        raise
+    _wait_for([done], [con], failure)
     if failure:
         raise failure[0]
     return outcome[0]
+
+
+def _wait_for(
+    ended: Sequence[threading.Event],
+    connections: Sequence[duckdb.DuckDBPyConnection],
+    failure: list[BaseException],
+    stop: Callable[[], None] | None = None,
+) -> None:
+    """Wait until every thread running queries on ``connections`` has set its event of ``ended``. On Ctrl-C: ``stop``
+    (no new query), interrupt every query, wait for the threads to give up, forget their errors (``failure``: DuckDB's
+    hold the interrupted queries' frames) and raise ``KeyboardInterrupt``. Events polled, not ``Thread.join``:
+    Ctrl-C inside it can mark the thread stopped early."""
+    try:
+        for done in ended:
+            while not done.wait(0.05):
+                pass
+    except KeyboardInterrupt:
+        if stop is not None:
+            stop()
+        for con in connections:
+            con.interrupt()
+        for done in ended:
+            done.wait()
+        failure.clear()
+        raise
 
 
 @contextlib.contextmanager

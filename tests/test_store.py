@@ -414,3 +414,16 @@ def test_a_writer_gives_back_the_memory_freed_before_the_tallies_take_theirs() -
     done = subprocess.run([sys.executable, "-c", GIVE_BACK], capture_output=True, text=True, check=True)
     before, after = map(int, done.stdout.split())
     assert before - after > 100 * 2**20, (before, after)
+
+
+def test_a_writer_closed_twice_writes_and_gives_back_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``truc import`` and ``truc simulate`` close their writer, then its context manager closes it again: the second
+    close neither writes nor gives memory back."""
+    given_back: list[None] = []
+    monkeypatch.setattr(parts, "give_back_memory", lambda: given_back.append(None))
+    with parts.PartWriter(tmp_path) as writer:
+        rows = writer.close()
+        files = sorted(tmp_path.rglob("*.parquet"))
+    assert writer.close() == rows == dict.fromkeys(store.TABLES, 0)
+    assert sorted(tmp_path.rglob("*.parquet")) == files and len(files) == len(store.TABLES)
+    assert len(given_back) == 1
