@@ -20,6 +20,7 @@ from typing import Any, Final
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline import accel
 from pipeline.store import TABLES, DatasetError, not_parquet, table_files
 
 GAMES = pa.schema(
@@ -176,25 +177,33 @@ a dataset with a null in one of them."""
 class TableBatch:
     """Rows of one table, kept as one Python list per column (in schema order) and turned into Arrow
     columns in one go. The row builder (``pipeline.rows``, compiled) appends to the columns directly, which
-    spares a tuple per row and the transposition; ``append`` takes a whole row."""
+    spares a tuple per row and the transposition; ``append`` takes a whole row.
 
-    __slots__ = ("schema", "columns")
+    The events of the simulator and the importer are built instead by a native builder (``native``:
+    ``pipeline._fast_rows.EventRows``, once compiled), into C arrays rather than lists: ``new_batches``."""
 
-    def __init__(self, schema: pa.Schema) -> None:
+    __slots__ = ("schema", "columns", "native")
+
+    def __init__(self, schema: pa.Schema, native: Any = None) -> None:
         self.schema = schema
         self.columns: list[list[Any]] = [[] for _ in schema]
+        self.native = native
 
     def __len__(self) -> int:
-        return len(self.columns[0])
+        return len(self.native) if self.native is not None else len(self.columns[0])
 
     @property
     def rows(self) -> list[tuple[Any, ...]]:
         """The rows as tuples in schema order (to inspect a batch; writing goes by columns)."""
+        if self.native is not None:
+            return [tuple(row.values()) for row in self.native.to_arrow().to_pylist()]
         return list(zip(*self.columns, strict=True))
 
     def append(self, row: Sequence[Any]) -> None:
         """Append one row in schema order; it may leave out trailing columns (variant-specific extras),
         which are null."""
+        if self.native is not None:
+            raise TypeError("a batch built natively takes its rows from rows.add_game only")
         columns = self.columns
         if len(row) > len(columns):
             raise ValueError(f"a row has more values than the table's {len(columns)} columns")
@@ -205,6 +214,9 @@ class TableBatch:
 
     def to_arrow(self) -> pa.Table:
         """The rows as an Arrow table."""
+        if self.native is not None:
+            table: pa.Table = self.native.to_arrow()
+            return table
         count = len(self)
         if any(len(column) != count for column in self.columns):
             raise ValueError("the columns of a batch have different lengths")
@@ -222,8 +234,15 @@ def _all_null(column: list[Any]) -> bool:
     return not column or (column[0] is None and column.count(None) == len(column))
 
 
-def new_batches() -> dict[str, TableBatch]:
-    return {name: TableBatch(SCHEMAS[name]) for name in TABLES}
+def new_batches(native: bool = False) -> dict[str, TableBatch]:
+    """An empty batch of every table. ``native``: the events built by the native builder when the compiled
+    modules are loaded (``pipeline._fast_rows``, ``accel.native``), as the simulator and the importer do; rows
+    appended one by one (``TableBatch.append``) need the lists."""
+    batches = {name: TableBatch(SCHEMAS[name]) for name in TABLES}
+    builder = accel.native("pipeline._fast_rows") if native else None
+    if builder is not None:
+        batches["events"] = TableBatch(EVENTS, builder.EventRows())
+    return batches
 
 
 PLAIN_COLUMNS: Final = frozenset({("seats", "cards")})

@@ -97,9 +97,9 @@ def add_game(
     player_of = list(players) + [None] * (n - len(players))
     policy_of = list(policies)  # lists: indexed natively once compiled, where a Sequence is not
     details_index = _DetailsIndex()
-    (e_game, e_hand, e_seq, e_seat, e_team, e_verb, e_arg, e_kind, e_answers, e_could, e_trick, e_before,
-     e_after, e_to_play, e_envit_step, e_raise_seq, e_raise_stake, e_out_answers, e_out_folded, e_out_accepted,
-     e_out_raised, e_pct) = batches["events"].columns  # fmt: skip
+    events_batch = batches["events"]
+    native = events_batch.native  # the native builder of the events' rows (pipeline._fast_rows), or None
+    event_columns = events_batch.columns
     # Boxed once: appended to every row of the game, an int would become a new Python int each time.
     game_key: object = game_id
     for hand in hands:
@@ -158,61 +158,87 @@ def add_game(
                 for column in s_extra:
                     column.append(None)
             s_player.append(player_of[seat])
-        events = hand.event_tuples
-        turns = hand.turns or (-1,) * len(events)
-        # The facts of the raise ladder, as the hand goes (docs/data.md, "events"): the latest raise (its seq,
-        # stake and row, whose outcome its answers fill in) and whether the latest envit-ladder row was a call.
-        raise_seq = -1
-        raise_stake: object = None
-        raise_row = -1
-        after_call = False
-        for seq in range(len(events)):
-            seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = events[seq]
-            if verb == PLAY or verb in CARD_VERBS:
-                arg: str | None = texts_or_unknown[raw]  # a covered card nobody saw is UNKNOWN: "??"
-            elif verb == DEALT:
-                # the hand's deal from the seat rows' texts; a later deal (la chanson's extra cards) directly
-                arg = " ".join(dealt_parts) if raw is hand.dealt else dealt_text(variant.deck, raw)
-            else:
-                arg = None if raw is None else str(raw)
-            turn = turns[seq]
-            e_game.append(game_key)
-            e_hand.append(h)
-            e_seq.append(seq)
-            e_seat.append(seat if seat >= 0 else None)
-            e_team.append(team_of[seat] if seat >= 0 else None)
-            e_verb.append(verb)
-            e_arg.append(arg)
-            e_kind.append(kind)
-            e_answers.append(answers)
-            e_could.append(could_raise)
-            e_trick.append(trick_no or None)
-            e_before.append(stake_before)
-            e_after.append(stake_after)
-            e_to_play.append(turn if turn >= 0 else None)
-            is_call = verb in ENVIT_CALLS
-            is_reply = verb in ACCEPT_OR_FOLD
-            envit_step = is_call or (after_call and is_reply)
-            if is_call or is_reply:
-                after_call = is_call
-            e_envit_step.append(envit_step)
-            e_pct.append(pct_of[seat] if seat >= 0 else None)
-            if answers and not envit_step and raise_seq >= 0:
-                e_raise_seq.append(raise_seq)
-                e_raise_stake.append(raise_stake)
-                _add_answer(e_out_answers, e_out_folded, e_out_accepted, e_out_raised, raise_row, verb, kind)
-            else:
-                e_raise_seq.append(None)
-                e_raise_stake.append(None)
-            if kind == KIND_RAISE:
-                raise_seq, raise_stake, raise_row = seq, stake_after, len(e_game) - 1
-                e_out_answers.append(0)
-            else:
-                e_out_answers.append(None)
-            e_out_folded.append(None)
-            e_out_accepted.append(None)
-            e_out_raised.append(None)
+        dealt_arg = " ".join(dealt_parts)
+        if native is not None:
+            native.add_hand(game_id, hand.hand_no, hand.event_tuples, hand.turns, team_of, pct_of, texts_or_unknown,
+                            dealt_arg, hand.dealt, deck)  # fmt: skip
+        else:
+            _add_events(event_columns, game_key, h, hand, team_of, pct_of, texts_or_unknown, dealt_arg, deck)
     return len(hands)
+
+
+def _add_events(
+    columns: list[list[object]],
+    game_key: object,
+    h: object,
+    hand: HandRecord,
+    team_of: tuple[int, ...],
+    pct_of: list[float | None],
+    texts_or_unknown: tuple[str, ...],
+    dealt_arg: str,
+    deck: Deck,
+) -> None:
+    """Append one hand's events to the events' ``columns``: its game (``game_key``) and number (``h``), the
+    team of each seat, each seat's strength_pct (``pct_of``), the card texts (the unknown card's last), the
+    ``arg`` of the hand's deal (``dealt_arg``, from the seat rows' texts). The reference of the native builder
+    ``pipeline._fast_rows.EventRows.add_hand``, which the simulator and the importer use once compiled."""
+    (e_game, e_hand, e_seq, e_seat, e_team, e_verb, e_arg, e_kind, e_answers, e_could, e_trick, e_before,
+     e_after, e_to_play, e_envit_step, e_raise_seq, e_raise_stake, e_out_answers, e_out_folded, e_out_accepted,
+     e_out_raised, e_pct) = columns  # fmt: skip
+    events = hand.event_tuples
+    turns = hand.turns or (-1,) * len(events)
+    # The facts of the raise ladder, as the hand goes (docs/data.md, "events"): the latest raise (its seq,
+    # stake and row, whose outcome its answers fill in) and whether the latest envit-ladder row was a call.
+    raise_seq = -1
+    raise_stake: object = None
+    raise_row = -1
+    after_call = False
+    for seq in range(len(events)):
+        seat, verb, raw, kind, answers, could_raise, trick_no, stake_before, stake_after = events[seq]
+        if verb == PLAY or verb in CARD_VERBS:
+            arg: str | None = texts_or_unknown[raw]  # a covered card nobody saw is UNKNOWN: "??"
+        elif verb == DEALT:
+            # the hand's deal from the seat rows' texts; a later deal (la chanson's extra cards) directly
+            arg = dealt_arg if raw is hand.dealt else dealt_text(deck, raw)
+        else:
+            arg = None if raw is None else str(raw)
+        turn = turns[seq]
+        e_game.append(game_key)
+        e_hand.append(h)
+        e_seq.append(seq)
+        e_seat.append(seat if seat >= 0 else None)
+        e_team.append(team_of[seat] if seat >= 0 else None)
+        e_verb.append(verb)
+        e_arg.append(arg)
+        e_kind.append(kind)
+        e_answers.append(answers)
+        e_could.append(could_raise)
+        e_trick.append(trick_no or None)
+        e_before.append(stake_before)
+        e_after.append(stake_after)
+        e_to_play.append(turn if turn >= 0 else None)
+        is_call = verb in ENVIT_CALLS
+        is_reply = verb in ACCEPT_OR_FOLD
+        envit_step = is_call or (after_call and is_reply)
+        if is_call or is_reply:
+            after_call = is_call
+        e_envit_step.append(envit_step)
+        e_pct.append(pct_of[seat] if seat >= 0 else None)
+        if answers and not envit_step and raise_seq >= 0:
+            e_raise_seq.append(raise_seq)
+            e_raise_stake.append(raise_stake)
+            _add_answer(e_out_answers, e_out_folded, e_out_accepted, e_out_raised, raise_row, verb, kind)
+        else:
+            e_raise_seq.append(None)
+            e_raise_stake.append(None)
+        if kind == KIND_RAISE:
+            raise_seq, raise_stake, raise_row = seq, stake_after, len(e_game) - 1
+            e_out_answers.append(0)
+        else:
+            e_out_answers.append(None)
+        e_out_folded.append(None)
+        e_out_accepted.append(None)
+        e_out_raised.append(None)
 
 
 def _add_answer(

@@ -136,7 +136,7 @@ def _run_chunk(args: tuple[str, dict[str, str], list[str], int, int, int]) -> tu
     config = get_variant(variant).configure(options)
     policies = [parse_policy(s) for s in seat_specs]
     described = [p.describe(variant) for p in policies]
-    batches = new_batches()
+    batches = new_batches(native=True)
     hands = 0
     wins = rubber_wins(config)
     for game_no in range(first, last):

@@ -161,7 +161,7 @@ def _play_chunk(chunk: _Chunk) -> _ChunkResult:
     a = [parse_policy(match.a) for _ in range(config.players)]
     b = [parse_policy(match.b) for _ in range(config.players)]
     names = {id(p): p.describe(variant) for p in a + b}
-    batches = new_batches()
+    batches = new_batches(native=True)
     result = _ChunkResult(chunk.index, [], [], 0, 0, 0, {})
     wins = rubber_wins(config)
     for pair in range(chunk.first, chunk.last):

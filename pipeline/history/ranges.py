@@ -170,7 +170,7 @@ def _line_ends(data: bytes) -> int:
 def read_range(part: Range, stream: BinaryIO | None = None) -> RangeRead:
     """Read and replay the games of ``part`` (from ``stream`` when given: standard input)."""
     result = RangeRead(part)
-    batches = new_batches()
+    batches = new_batches(native=True)
 
     def add(record: GameRecord) -> None:
         if part.rows:

@@ -1,0 +1,296 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The native builder of the events table's rows: what ``pipeline.rows.add_game`` does for each hand's events,
+written into C arrays that become Arrow arrays without a Python object per value.
+
+Why: the events are most of a dataset's values (about 22 columns for each of six events a hand in 2-player
+Catalan). Compiled by mypyc, ``add_game`` appends each value to a Python list, and Arrow then reads every list
+back, checking each object's type: about 8 µs a hand of an import's 33, where this builder takes about 2
+(``docs/speed.md``, "The events' rows, built natively").
+
+It is a second copy of one loop of ``pipeline.rows`` (``_add_events``), which stays the reference and the path
+of pure Python: ``tests/test_fast_rows.py`` builds the rows of random games of every variant both ways and
+requires the same tables. ``pipeline.parts.new_batches(native=True)`` gives ``rows.add_game`` this builder when
+the compiled modules are loaded (``accel.native``); the plan to retire the copy is in ``docs/speed.md``.
+"""
+
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PLAY
+from pipeline.parts import EVENTS
+from pipeline.rows import ACCEPT_OR_FOLD, CARD_VERBS, ENVIT_CALLS, KIND_PLAY, KIND_RAISE, dealt_text
+
+COLUMNS = (
+    "game_id", "hand_no", "seq", "seat", "team", "verb", "arg", "kind", "answers", "could_raise", "trick_no",
+    "stake_before", "stake_after", "to_play", "envit_step", "raise_seq", "raise_stake", "outcome_answers",
+    "outcome_folded", "outcome_accepted", "outcome_raised", "seat_strength_pct",
+)
+"""The columns in the order ``EventRows.to_arrow`` gives them; checked against the schema when the module loads."""
+if tuple(EVENTS.names) != COLUMNS:
+    raise ImportError("pipeline._fast_rows does not follow the events' schema (pipeline.parts.EVENTS): recompile")
+
+cdef Py_ssize_t FIRST_CAPACITY = 4096
+
+
+cdef class Column:
+    """One column of fixed-width values (an integer, a bool as one byte, a double) and a byte per row saying
+    whether it is set, grown by doubling."""
+
+    cdef char* values
+    cdef unsigned char* valid
+    cdef Py_ssize_t n, capacity, width, nulls
+    cdef long long low, high
+    cdef object type
+    cdef bint boolean
+
+    def __cinit__(self, object type):
+        self.type = type
+        self.boolean = type == pa.bool_()
+        self.width = 1 if self.boolean else type.bit_width // 8
+        self.high = 1 if self.boolean else (1 << (8 * self.width - 1)) - 1
+        self.low = 0 if self.boolean else -self.high - 1
+        self.capacity = FIRST_CAPACITY
+        self.values = <char*>malloc(self.capacity * self.width)
+        self.valid = <unsigned char*>malloc(self.capacity)
+        if self.values is NULL or self.valid is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.values)
+        free(self.valid)
+
+    cdef int grow(self) except -1:
+        cdef Py_ssize_t capacity = self.capacity * 2
+        cdef char* values = <char*>realloc(self.values, capacity * self.width)
+        if values is NULL:
+            raise MemoryError()
+        self.values = values
+        cdef unsigned char* valid = <unsigned char*>realloc(self.valid, capacity)
+        if valid is NULL:
+            raise MemoryError()
+        self.valid = valid
+        self.capacity = capacity
+        return 0
+
+    cdef inline int integer(self, long long value) except -1:
+        """Append an integer (or a bool, 0 or 1) that the column's type must hold, as Arrow requires."""
+        if value < self.low or value > self.high:
+            raise OverflowError(f"{value} does not fit in the events' column of type {self.type}")
+        if self.n == self.capacity:
+            self.grow()
+        if self.width == 1:
+            (<signed char*>self.values)[self.n] = <signed char>value
+        elif self.width == 2:
+            (<short*>self.values)[self.n] = <short>value
+        else:
+            (<long long*>self.values)[self.n] = value
+        self.valid[self.n] = 1
+        self.n += 1
+        return 0
+
+    cdef inline int double(self, double value) except -1:
+        if self.n == self.capacity:
+            self.grow()
+        (<double*>self.values)[self.n] = value
+        self.valid[self.n] = 1
+        self.n += 1
+        return 0
+
+    cdef inline int null(self) except -1:
+        if self.n == self.capacity:
+            self.grow()
+        memset(self.values + self.n * self.width, 0, self.width)
+        self.valid[self.n] = 0
+        self.nulls += 1
+        self.n += 1
+        return 0
+
+    cdef inline void set_valid(self, Py_ssize_t row):
+        if not self.valid[row]:
+            self.valid[row] = 1
+            self.nulls -= 1
+
+    def to_arrow(self):
+        values = PyBytes_FromStringAndSize(self.values, self.n * self.width)
+        data = pa.py_buffer(_bits(values) if self.boolean else values)
+        validity = None
+        if self.nulls:
+            validity = pa.py_buffer(_bits(PyBytes_FromStringAndSize(<char*>self.valid, self.n)))
+        return pa.Array.from_buffers(self.type, self.n, [validity, data], null_count=self.nulls)
+
+
+def _bits(bytes flags):
+    """Arrow's bitmap of a byte per row (0 or 1): the least significant bit first."""
+    return np.packbits(np.frombuffer(flags, np.uint8), bitorder="little").tobytes()
+
+
+cdef class EventRows:
+    """The events table's rows, appended a hand at a time by ``add_hand``."""
+
+    cdef Column game_id, hand_no, seq, seat, team, answers, could_raise, trick_no, stake_before, stake_after
+    cdef Column to_play, envit_step, raise_seq, raise_stake, outcome_answers, outcome_folded, outcome_accepted
+    cdef Column outcome_raised, seat_strength_pct
+    cdef list verb, arg, kind
+
+    def __cinit__(self):
+        types = {field.name: field.type for field in EVENTS}
+        self.game_id = Column(types["game_id"])
+        self.hand_no = Column(types["hand_no"])
+        self.seq = Column(types["seq"])
+        self.seat = Column(types["seat"])
+        self.team = Column(types["team"])
+        self.answers = Column(types["answers"])
+        self.could_raise = Column(types["could_raise"])
+        self.trick_no = Column(types["trick_no"])
+        self.stake_before = Column(types["stake_before"])
+        self.stake_after = Column(types["stake_after"])
+        self.to_play = Column(types["to_play"])
+        self.envit_step = Column(types["envit_step"])
+        self.raise_seq = Column(types["raise_seq"])
+        self.raise_stake = Column(types["raise_stake"])
+        self.outcome_answers = Column(types["outcome_answers"])
+        self.outcome_folded = Column(types["outcome_folded"])
+        self.outcome_accepted = Column(types["outcome_accepted"])
+        self.outcome_raised = Column(types["outcome_raised"])
+        self.seat_strength_pct = Column(types["seat_strength_pct"])
+        self.verb = []
+        self.arg = []
+        self.kind = []
+
+    def __len__(self):
+        return self.game_id.n
+
+    def add_hand(
+        self,
+        long long game_id,
+        long hand_no,
+        tuple events,
+        tuple turns,
+        tuple team_of,
+        list pct_of,
+        tuple texts,
+        str dealt_arg,
+        object dealt,
+        object deck,
+    ):
+        """Append one hand's events: as ``pipeline.rows._add_events``, which documents each argument."""
+        cdef Py_ssize_t seq, count = len(events), raise_row = -1, row, unknown = len(texts) - 1
+        cdef long long seat, turn, trick, card, raise_seq = -1, raise_stake = 0
+        cdef bint after_call = False, is_call, is_reply, envit_step, answers
+        cdef Py_ssize_t seats = len(team_of)
+        cdef bint has_turns = len(turns) > 0
+        cdef tuple event
+        if len(pct_of) != seats or (has_turns and len(turns) != count):
+            raise ValueError("a hand's seats, strengths, events and turns do not match")
+        for seq in range(count):
+            event = <tuple>events[seq]
+            seat = event[0]
+            verb = event[1]
+            raw = event[2]
+            kind = event[3]
+            answers = event[4]
+            if verb == PLAY or verb in CARD_VERBS:
+                card = raw
+                if card == -1:  # UNKNOWN: a covered card nobody saw
+                    card = unknown
+                elif card < 0 or card >= unknown:
+                    raise IndexError(f"card {card} is not in the deck")
+                arg = texts[card]
+            elif verb == DEALT:
+                arg = dealt_arg if raw is dealt else dealt_text(deck, raw)
+            else:
+                arg = None if raw is None else str(raw)
+            row = self.game_id.n
+            self.game_id.integer(game_id)
+            self.hand_no.integer(hand_no)
+            self.seq.integer(seq)
+            if seat >= seats:
+                raise IndexError(f"seat {seat} of an event is not at the table")
+            if seat >= 0:
+                self.seat.integer(seat)
+                self.team.integer(team_of[seat])
+                pct = pct_of[seat]
+                if pct is None:
+                    self.seat_strength_pct.null()
+                else:
+                    self.seat_strength_pct.double(pct)
+            else:
+                self.seat.null()
+                self.team.null()
+                self.seat_strength_pct.null()
+            self.verb.append(verb)
+            self.arg.append(arg)
+            self.kind.append(kind)
+            self.answers.integer(answers)
+            self.could_raise.integer(<bint>event[5])
+            trick = event[6]
+            if trick:
+                self.trick_no.integer(trick)
+            else:
+                self.trick_no.null()
+            self.stake_before.integer(event[7])
+            self.stake_after.integer(event[8])
+            turn = turns[seq] if has_turns else -1
+            if turn >= 0:
+                self.to_play.integer(turn)
+            else:
+                self.to_play.null()
+            is_call = verb in ENVIT_CALLS
+            is_reply = verb in ACCEPT_OR_FOLD
+            envit_step = is_call or (after_call and is_reply)
+            if is_call or is_reply:
+                after_call = is_call
+            self.envit_step.integer(envit_step)
+            if answers and not envit_step and raise_seq >= 0:
+                self.raise_seq.integer(raise_seq)
+                self.raise_stake.integer(raise_stake)
+                self.answer(raise_row, verb == FOLD, verb == ACCEPT or kind == KIND_PLAY, kind == KIND_RAISE)
+            else:
+                self.raise_seq.null()
+                self.raise_stake.null()
+            if kind == KIND_RAISE:
+                raise_seq, raise_stake, raise_row = seq, event[8], row
+                self.outcome_answers.integer(0)
+            else:
+                self.outcome_answers.null()
+            self.outcome_folded.null()
+            self.outcome_accepted.null()
+            self.outcome_raised.null()
+
+    cdef int answer(self, Py_ssize_t row, bint fold, bint accept, bint back) except -1:
+        """Count an answer in the outcome of the raise at ``row``: as ``pipeline.rows._add_answer``."""
+        cdef signed char* answers = <signed char*>self.outcome_answers.values
+        cdef unsigned char* folded = <unsigned char*>self.outcome_folded.values
+        cdef unsigned char* accepted = <unsigned char*>self.outcome_accepted.values
+        cdef unsigned char* raised = <unsigned char*>self.outcome_raised.values
+        if answers[row] == 0:
+            folded[row], accepted[row], raised[row] = fold, accept, back
+            self.outcome_folded.set_valid(row)
+            self.outcome_accepted.set_valid(row)
+            self.outcome_raised.set_valid(row)
+        else:
+            folded[row] = fold and folded[row]
+            accepted[row] = accept or accepted[row]
+            raised[row] = back or raised[row]
+        if answers[row] == self.outcome_answers.high:
+            raise OverflowError(f"more answers to one raise than a column of {self.outcome_answers.type} holds")
+        answers[row] += 1
+        return 0
+
+    def to_arrow(self):
+        """The rows as an Arrow table of the events' schema."""
+        text = pa.string()
+        columns = [
+            self.game_id.to_arrow(), self.hand_no.to_arrow(), self.seq.to_arrow(), self.seat.to_arrow(),
+            self.team.to_arrow(), pa.array(self.verb, text), pa.array(self.arg, text), pa.array(self.kind, text),
+            self.answers.to_arrow(), self.could_raise.to_arrow(), self.trick_no.to_arrow(),
+            self.stake_before.to_arrow(), self.stake_after.to_arrow(), self.to_play.to_arrow(),
+            self.envit_step.to_arrow(), self.raise_seq.to_arrow(), self.raise_stake.to_arrow(),
+            self.outcome_answers.to_arrow(), self.outcome_folded.to_arrow(), self.outcome_accepted.to_arrow(),
+            self.outcome_raised.to_arrow(), self.seat_strength_pct.to_arrow(),
+        ]
+        return pa.Table.from_arrays(columns, schema=EVENTS)
