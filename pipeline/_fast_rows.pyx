@@ -1,21 +1,25 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
-"""The native builder of the events table's rows: what ``pipeline.rows.add_game`` does for each hand's events,
-written into C arrays that become Arrow arrays without a Python object per value.
+"""The native builder of the tables' rows: what ``pipeline.rows.add_game`` appends, written into C arrays that
+become Arrow arrays without a Python object per value. ``EventRows`` builds the events from a hand's event
+tuples; ``Rows`` keeps the rows of any other table, given whole.
 
-Why: the events are most of a dataset's values (about 22 columns for each of six events a hand in 2-player
-Catalan). Compiled by mypyc, ``add_game`` appends each value to a Python list, and Arrow then reads every list
-back, checking each object's type: about 8 µs a hand of an import's 33, where this builder takes about 2
-(``docs/speed.md``, "The events' rows, built natively").
+Why: a 2-player Catalan hand writes about 200 values (22 columns for each of six events, a hand row of 50
+columns, two seat rows). Compiled by mypyc, ``add_game`` appended each to a Python list, and Arrow then read every
+list back, checking each object's type: an import's worker spent about 18% of its instructions there
+(``docs/speed.md``, "The rows built natively").
 
-It is a second copy of one loop of ``pipeline.rows`` (``_add_events``), which stays the reference and the path
-of pure Python: ``tests/test_fast_rows.py`` builds the rows of random games of every variant both ways and
-requires the same tables. ``pipeline.parts.new_batches(native=True)`` gives ``rows.add_game`` this builder when
-the compiled modules are loaded (``accel.native``); the plan to retire the copy is in ``docs/speed.md``.
+``EventRows.add_hand`` is a second copy of one loop of ``pipeline.rows`` (``_add_events``), which stays the
+reference and the path of pure Python; ``Rows`` only keeps values, as ``pipeline.parts.TableBatch``'s lists do.
+``tests/test_fast_rows.py`` builds the rows of random games of every variant both ways and requires the same
+tables. ``pipeline.parts.new_batches(native=True)`` gives ``rows.add_game`` these builders when the compiled
+modules are loaded (``accel.native``); the plan to retire the copy is in ``docs/speed.md``.
 """
 
+from libc.limits cimport LLONG_MAX
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 
 import numpy as np
 import pyarrow as pa
@@ -45,13 +49,16 @@ cdef class Column:
     cdef Py_ssize_t n, capacity, width, nulls
     cdef long long low, high
     cdef object type
-    cdef bint boolean
+    cdef bint boolean, floating
 
     def __cinit__(self, object type):
+        if not (pa.types.is_integer(type) or pa.types.is_boolean(type) or pa.types.is_float64(type)):
+            raise TypeError(f"no native column of type {type}")
         self.type = type
         self.boolean = type == pa.bool_()
+        self.floating = type == pa.float64()
         self.width = 1 if self.boolean else type.bit_width // 8
-        self.high = 1 if self.boolean else (1 << (8 * self.width - 1)) - 1
+        self.high = 1 if self.boolean else (<long long>1 << (8 * self.width - 1)) - 1 if self.width < 8 else LLONG_MAX
         self.low = 0 if self.boolean else -self.high - 1
         self.capacity = FIRST_CAPACITY
         self.values = <char*>malloc(self.capacity * self.width)
@@ -78,14 +85,18 @@ cdef class Column:
 
     cdef inline int integer(self, long long value) except -1:
         """Append an integer (or a bool, 0 or 1) that the column's type must hold, as Arrow requires."""
+        if self.floating:
+            raise TypeError(f"an integer given to a column of {self.type}")
         if value < self.low or value > self.high:
-            raise OverflowError(f"{value} does not fit in the events' column of type {self.type}")
+            raise OverflowError(f"{value} does not fit in a column of {self.type}")
         if self.n == self.capacity:
             self.grow()
         if self.width == 1:
             (<signed char*>self.values)[self.n] = <signed char>value
         elif self.width == 2:
             (<short*>self.values)[self.n] = <short>value
+        elif self.width == 4:
+            (<int*>self.values)[self.n] = <int>value
         else:
             (<long long*>self.values)[self.n] = value
         self.valid[self.n] = 1
@@ -109,6 +120,14 @@ cdef class Column:
         self.n += 1
         return 0
 
+    cdef void truncate(self, Py_ssize_t n):
+        """Drop the rows from ``n`` on (a row that failed half-way)."""
+        cdef Py_ssize_t i
+        for i in range(n, self.n):
+            if not self.valid[i]:
+                self.nulls -= 1
+        self.n = min(n, self.n)
+
     cdef inline void set_valid(self, Py_ssize_t row):
         if not self.valid[row]:
             self.valid[row] = 1
@@ -126,6 +145,146 @@ cdef class Column:
 def _bits(bytes flags):
     """Arrow's bitmap of a byte per row (0 or 1): the least significant bit first."""
     return np.packbits(np.frombuffer(flags, np.uint8), bitorder="little").tobytes()
+
+
+cdef class Texts:
+    """One column of strings (or nulls) as Arrow keeps them: the UTF-8 bytes end to end, and where each ends."""
+
+    cdef char* data
+    cdef int* ends
+    cdef unsigned char* valid
+    cdef Py_ssize_t n, capacity, size, room, nulls
+
+    def __cinit__(self):
+        self.capacity = FIRST_CAPACITY
+        self.room = FIRST_CAPACITY * 8
+        self.ends = <int*>malloc((self.capacity + 1) * sizeof(int))
+        self.valid = <unsigned char*>malloc(self.capacity)
+        self.data = <char*>malloc(self.room)
+        if self.ends is NULL or self.valid is NULL or self.data is NULL:
+            raise MemoryError()
+        self.ends[0] = 0
+
+    def __dealloc__(self):
+        free(self.data)
+        free(self.ends)
+        free(self.valid)
+
+    cdef int grow(self) except -1:
+        cdef Py_ssize_t capacity = self.capacity * 2
+        cdef int* ends = <int*>realloc(self.ends, (capacity + 1) * sizeof(int))
+        if ends is NULL:
+            raise MemoryError()
+        self.ends = ends
+        cdef unsigned char* valid = <unsigned char*>realloc(self.valid, capacity)
+        if valid is NULL:
+            raise MemoryError()
+        self.valid = valid
+        self.capacity = capacity
+        return 0
+
+    cdef int text(self, object value) except -1:
+        cdef Py_ssize_t length
+        cdef const char* utf8
+        if value is None:
+            return self.null()
+        if not isinstance(value, str):
+            raise TypeError(f"{value!r} is not a string")
+        utf8 = PyUnicode_AsUTF8AndSize(value, &length)
+        if self.size + length > 0x7FFFFFFF:
+            raise OverflowError("a column of strings holds more than 2 GiB")
+        while self.size + length > self.room:
+            self.room *= 2
+            data = <char*>realloc(self.data, self.room)
+            if data is NULL:
+                raise MemoryError()
+            self.data = data
+        if self.n == self.capacity:
+            self.grow()
+        memcpy(self.data + self.size, utf8, length)
+        self.size += length
+        self.valid[self.n] = 1
+        self.n += 1
+        self.ends[self.n] = <int>self.size
+        return 0
+
+    cdef int null(self) except -1:
+        if self.n == self.capacity:
+            self.grow()
+        self.valid[self.n] = 0
+        self.nulls += 1
+        self.n += 1
+        self.ends[self.n] = <int>self.size
+        return 0
+
+    cdef void truncate(self, Py_ssize_t n):
+        """Drop the rows from ``n`` on (a row that failed half-way)."""
+        cdef Py_ssize_t i
+        for i in range(n, self.n):
+            if not self.valid[i]:
+                self.nulls -= 1
+        if n < self.n:
+            self.n = n
+            self.size = self.ends[n]
+
+    def to_arrow(self):
+        ends = pa.py_buffer(PyBytes_FromStringAndSize(<char*>self.ends, (self.n + 1) * sizeof(int)))
+        data = pa.py_buffer(PyBytes_FromStringAndSize(self.data, self.size))
+        validity = None
+        if self.nulls:
+            validity = pa.py_buffer(_bits(PyBytes_FromStringAndSize(<char*>self.valid, self.n)))
+        return pa.Array.from_buffers(pa.string(), self.n, [validity, ends, data], null_count=self.nulls)
+
+
+cdef class Rows:
+    """The rows of a table of any schema, appended whole (``append``: its values in schema order) into C arrays,
+    as ``pipeline.parts.TableBatch`` keeps them in lists: the games, hands and seats of ``rows.add_game``."""
+
+    cdef list columns
+    cdef object schema
+    cdef Py_ssize_t width, n
+
+    def __cinit__(self, object schema):
+        self.schema = schema
+        self.width = len(schema)
+        self.columns = [Texts() if field.type == pa.string() else Column(field.type) for field in schema]
+
+    def __len__(self):
+        return self.n
+
+    def append(self, object row):
+        """Append one row in schema order; it may leave out trailing columns, which are null (as ``TableBatch``).
+        A value of the wrong type, or too large for its column, is refused as Arrow refuses it, and the row is
+        not kept."""
+        cdef Py_ssize_t i, given = len(row)
+        cdef object value, column
+        if given > self.width:
+            raise ValueError(f"a row has more values than the table's {self.width} columns")
+        try:
+            for i in range(self.width):
+                column = self.columns[i]
+                value = row[i] if i < given else None
+                if type(column) is Texts:
+                    (<Texts>column).text(value)
+                elif value is None:
+                    (<Column>column).null()
+                elif (<Column>column).floating:
+                    (<Column>column).double(value)
+                elif isinstance(value, int):
+                    (<Column>column).integer(value)
+                else:
+                    raise TypeError(f"{value!r} is not an integer, for a column of {(<Column>column).type}")
+        except BaseException:
+            for column in self.columns:
+                if type(column) is Texts:
+                    (<Texts>column).truncate(self.n)
+                else:
+                    (<Column>column).truncate(self.n)
+            raise
+        self.n += 1
+
+    def to_arrow(self):
+        return pa.Table.from_arrays([column.to_arrow() for column in self.columns], schema=self.schema)
 
 
 cdef class EventRows:
@@ -163,6 +322,9 @@ cdef class EventRows:
 
     def __len__(self):
         return self.game_id.n
+
+    def append(self, row):
+        raise TypeError("the events built natively take their rows from rows.add_game only")
 
     def add_hand(
         self,

@@ -179,8 +179,9 @@ class TableBatch:
     columns in one go. The row builder (``pipeline.rows``, compiled) appends to the columns directly, which
     spares a tuple per row and the transposition; ``append`` takes a whole row.
 
-    The events of the simulator and the importer are built instead by a native builder (``native``:
-    ``pipeline._fast_rows.EventRows``, once compiled), into C arrays rather than lists: ``new_batches``."""
+    The rows of the simulator and the importer are kept instead by a native builder (``native``: the
+    ``Rows`` or ``EventRows`` of ``pipeline._fast_rows``, once compiled), in C arrays rather than lists:
+    ``new_batches``."""
 
     __slots__ = ("schema", "columns", "native")
 
@@ -203,7 +204,8 @@ class TableBatch:
         """Append one row in schema order; it may leave out trailing columns (variant-specific extras),
         which are null."""
         if self.native is not None:
-            raise TypeError("a batch built natively takes its rows from rows.add_game only")
+            self.native.append(row)
+            return
         columns = self.columns
         if len(row) > len(columns):
             raise ValueError(f"a row has more values than the table's {len(columns)} columns")
@@ -235,13 +237,14 @@ def _all_null(column: list[Any]) -> bool:
 
 
 def new_batches(native: bool = False) -> dict[str, TableBatch]:
-    """An empty batch of every table. ``native``: the events built by the native builder when the compiled
-    modules are loaded (``pipeline._fast_rows``, ``accel.native``), as the simulator and the importer do; rows
-    appended one by one (``TableBatch.append``) need the lists."""
-    batches = {name: TableBatch(SCHEMAS[name]) for name in TABLES}
+    """An empty batch of every table. ``native``: kept by the native builders when the compiled modules are
+    loaded (``pipeline._fast_rows``, ``accel.native``), as the simulator and the importer do; the events then
+    take their rows from ``rows.add_game`` only, and the columns' lists stay empty."""
     builder = accel.native("pipeline._fast_rows") if native else None
-    if builder is not None:
-        batches["events"] = TableBatch(EVENTS, builder.EventRows())
+    if builder is None:
+        return {name: TableBatch(SCHEMAS[name]) for name in TABLES}
+    batches = {name: TableBatch(SCHEMAS[name], builder.Rows(SCHEMAS[name])) for name in TABLES}
+    batches["events"] = TableBatch(EVENTS, builder.EventRows())
     return batches
 
 

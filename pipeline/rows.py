@@ -7,7 +7,7 @@ from text give the same rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, Deck
 from pipeline.engine.actions import ACCEPT, ARG_KINDS, CARD_ARG_KINDS, DEALT, FOLD, PLAY
@@ -93,13 +93,14 @@ def add_game(
     seat_values = variant.seat_values
     hand_columns = batches["hands"].columns
     seat_columns = batches["seats"].columns
-    (s_game, s_hand, s_seat, s_team, s_policy, s_cards, s_strength, s_pct, s_signal, *s_extra, s_player) = seat_columns
+    # Each table's native builder (pipeline._fast_rows, once compiled: parts.new_batches(native=True)), or None
+    hands_native = batches["hands"].native
+    seats_native = batches["seats"].native
     player_of = list(players) + [None] * (n - len(players))
     policy_of = list(policies)  # lists: indexed natively once compiled, where a Sequence is not
     details_index = _DetailsIndex()
-    events_batch = batches["events"]
-    native = events_batch.native  # the native builder of the events' rows (pipeline._fast_rows), or None
-    event_columns = events_batch.columns
+    events_native = batches["events"].native
+    event_columns = batches["events"].columns
     # Boxed once: appended to every row of the game, an int would become a new Python int each time.
     game_key: object = game_id
     for hand in hands:
@@ -126,8 +127,7 @@ def add_game(
             hand.tie_rule,
         ]
         row.extend(details_index.values(hand, three_sides))
-        for i in range(len(row)):
-            hand_columns[i].append(row[i])
+        _append_row(hands_native, hand_columns, row)
         signals = hand.signals
         dealt_parts: list[str] = []  # the hand's dealt event, from the texts of the seat rows
         pct_of: list[float | None] = []  # each seat's strength_pct, for its events
@@ -140,31 +140,47 @@ def add_game(
                 pct: float | None = None
             else:
                 strength, pct = hand_strength(variant, cards, opponents)
-            s_game.append(game_key)
-            s_hand.append(h)
-            s_seat.append(seat)
-            s_team.append(team_of[seat])
-            s_policy.append(policy_of[seat])
-            s_cards.append(text)
-            s_strength.append(strength)
-            s_pct.append(pct)
             pct_of.append(pct)
-            s_signal.append(signals[(seat - hand.eldest) % n] if signals else None)
+            seat_row: list[object] = [
+                game_key,
+                h,
+                seat,
+                team_of[seat],
+                policy_of[seat],
+                text,
+                strength,
+                pct,
+                signals[(seat - hand.eldest) % n] if signals else None,
+            ]
             if seat_values is not None and not unknown:
                 extra = seat_values(cards)
-                for i in range(len(SEAT_DETAIL_COLUMNS)):
-                    s_extra[i].append(extra.get(SEAT_DETAIL_COLUMNS[i]))
+                for name in SEAT_DETAIL_COLUMNS:
+                    seat_row.append(extra.get(name))
             else:
-                for column in s_extra:
-                    column.append(None)
-            s_player.append(player_of[seat])
+                seat_row.extend(_NO_SEAT_DETAILS)
+            seat_row.append(player_of[seat])
+            _append_row(seats_native, seat_columns, seat_row)
         dealt_arg = " ".join(dealt_parts)
-        if native is not None:
-            native.add_hand(game_id, hand.hand_no, hand.event_tuples, hand.turns, team_of, pct_of, texts_or_unknown,
-                            dealt_arg, hand.dealt, deck)  # fmt: skip
+        if events_native is not None:
+            events = hand.event_tuples
+            events_native.add_hand(
+                game_id, h, events, hand.turns, team_of, pct_of, texts_or_unknown, dealt_arg, hand.dealt, deck
+            )
         else:
             _add_events(event_columns, game_key, h, hand, team_of, pct_of, texts_or_unknown, dealt_arg, deck)
     return len(hands)
+
+
+def _append_row(native: Any, columns: list[list[object]], row: list[object]) -> None:
+    """Append a row, whole, to a table's native builder when it has one, or value by value to its columns."""
+    if native is not None:
+        native.append(row)
+    else:
+        for i in range(len(row)):
+            columns[i].append(row[i])
+
+
+_NO_SEAT_DETAILS: Final[list[object]] = [None] * len(SEAT_DETAIL_COLUMNS)
 
 
 def _add_events(

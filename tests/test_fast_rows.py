@@ -1,6 +1,7 @@
-"""The native builder of the events' rows (``pipeline/_fast_rows.pyx``): it must give the very table of the
-reference loop (``pipeline.rows._add_events``) for every game, of every variant, player count and option, played
-or read from text (cards nobody saw included), and be what the simulator and the importer use once compiled."""
+"""The native builders of the rows (``pipeline/_fast_rows.pyx``): they must give the very tables of the reference,
+the lists of ``pipeline.parts.TableBatch`` filled by ``pipeline.rows`` (``_add_events`` for the events), for every
+game, of every variant, player count and option, played or read from text (cards nobody saw included), and be what
+the simulator and the importer use once compiled."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from pipeline import accel
 from pipeline.engine.game import Game, HandRecord
 from pipeline.history.reader import read_text
-from pipeline.parts import EVENTS, new_batches
+from pipeline.parts import SCHEMAS, new_batches
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
 from pipeline.rows import add_game
@@ -35,23 +36,25 @@ def native():
     return module
 
 
-def both_ways(games: list[tuple[Game, list[HandRecord], list[str | None]]]) -> tuple[pa.Table, pa.Table]:
-    """The events of ``games`` built by the reference loop, then by the native builder."""
+def both_ways(games: list[tuple[Game, list[HandRecord], list[str | None]]]) -> list[dict[str, pa.Table]]:
+    """The four tables of ``games`` built by the reference, then by the native builders."""
     tables = []
     for built_natively in (False, True):
         batches = new_batches(native=built_natively)
-        assert (batches["events"].native is not None) == built_natively
+        assert all((batch.native is not None) == built_natively for batch in batches.values())
         for game_id, (game, hands, policies) in enumerate(games):
-            add_game(batches, game_id, game, hands, policies, "test")
+            add_game(batches, game_id, game, hands, policies, "test", tags='{"Event": "test"}', players=["Ana"])
         assert len(batches["events"]) == sum(len(hand.event_tuples) for _, hands, _ in games for hand in hands)
-        tables.append(batches["events"].to_arrow())
-    return tables[0], tables[1]
+        assert len(batches["hands"]) == sum(len(hands) for _, hands, _ in games)
+        tables.append({name: batch.to_arrow() for name, batch in batches.items()})
+    return tables
 
 
-def assert_same(reference: pa.Table, built: pa.Table) -> None:
-    assert built.schema == EVENTS
-    for name in EVENTS.names:
-        assert built[name].equals(reference[name]), (name, reference[name][:8], built[name][:8])
+def assert_same(reference: dict[str, pa.Table], built: dict[str, pa.Table]) -> None:
+    for table, schema in SCHEMAS.items():
+        assert built[table].schema == schema
+        for name in schema.names:
+            assert built[table][name].equals(reference[table][name]), (table, name, reference[table][name][:8])
 
 
 @settings(max_examples=60, deadline=None)
@@ -67,6 +70,7 @@ def test_the_native_events_are_the_reference_events_for_every_variant(configurat
         games.append((game, hands, [policy.describe(name) for policy in policies]))
     reference, built = both_ways(games)
     assert_same(reference, built)
+    assert built["seats"]["player"].null_count < len(built["seats"])  # "Ana" at seat 0, null at the others
 
 
 def test_the_native_events_keep_cards_nobody_saw_and_every_outcome() -> None:
@@ -76,10 +80,12 @@ def test_the_native_events_keep_cards_nobody_saw_and_every_outcome() -> None:
     for path in sorted(VALID.glob("*.truc")):
         for record in read_text(path.read_text("utf-8"), str(path)).games:
             games.append((record.game, record.hands, record.policies()))
-    reference, built = both_ways(games)
-    assert_same(reference, built)
+    reference, tables = both_ways(games)
+    assert_same(reference, tables)
+    built = tables["events"]
     args = built["arg"].to_pylist()
     assert "??" in args
+    assert "??" in " ".join(tables["seats"]["cards"].to_pylist())
     outcomes = {
         (folded, accepted, raised)
         for folded, accepted, raised in zip(
@@ -103,9 +109,33 @@ def test_a_value_the_column_cannot_hold_is_refused() -> None:
         rows.add_hand(0, 0, (fold,), (), (0, 1), [None, None], (), "", None, None)
 
 
-def test_the_simulator_and_the_importer_build_their_events_natively_once_compiled() -> None:
+def test_a_native_table_refuses_what_arrow_refuses() -> None:
+    """A row of the wrong length or with a value of the wrong type or size: an error, not a row wrapped round."""
+    module = native()
+    seats = module.Rows(SCHEMAS["seats"])
+    good = [0, 1, 0, 0, "threshold", "3o 12c 5e", 0.5, 0.25, None, 4, "Ana"]
+    seats.append(good)
+    seats.append(good[:6])  # trailing columns left out are null, as TableBatch.append has them
+    with pytest.raises(ValueError, match="more values"):
+        seats.append([*good, 1])
+    with pytest.raises(OverflowError, match="300"):
+        seats.append([0, 1, 300])
+    with pytest.raises(TypeError, match="not a string"):
+        seats.append([0, 1, 0, 0, 7])
+    with pytest.raises(TypeError):
+        seats.append([0, 1.5])
+    table = seats.to_arrow()  # the rows refused are not kept, not even in part
+    assert table.schema == SCHEMAS["seats"]
+    assert len(seats) == table.num_rows == 2
+    assert table.to_pylist() == [
+        dict(zip(SCHEMAS["seats"].names, good, strict=True)),
+        dict(zip(SCHEMAS["seats"].names, [*good[:6], None, None, None, None, None], strict=True)),
+    ]
+
+
+def test_the_simulator_and_the_importer_build_their_rows_natively_once_compiled() -> None:
     native()
-    assert new_batches(native=True)["events"].native is not None
-    assert new_batches()["events"].native is None  # rows appended one by one need the lists
+    assert all(batch.native is not None for batch in new_batches(native=True).values())
+    assert all(batch.native is None for batch in new_batches().values())  # the lists, for the tests' own rows
     with pytest.raises(TypeError, match="natively"):
         new_batches(native=True)["events"].append((0,))
