@@ -40,6 +40,22 @@ if tuple(EVENTS.names) != COLUMNS:
 cdef Py_ssize_t FIRST_CAPACITY = 4096
 
 
+cdef void* _resized(void* memory, Py_ssize_t size) except NULL:
+    """``memory`` moved to a block of ``size`` bytes, or MemoryError."""
+    cdef void* moved = realloc(memory, size)
+    if moved is NULL:
+        raise MemoryError()
+    return moved
+
+
+cdef Py_ssize_t _nulls(unsigned char* valid, Py_ssize_t start, Py_ssize_t end):
+    """The rows from ``start`` to ``end`` that are not set."""
+    cdef Py_ssize_t i, count = 0
+    for i in range(start, end):
+        count += not valid[i]
+    return count
+
+
 cdef class Column:
     """One column of fixed-width values (an integer, a bool as one byte, a double) and a byte per row saying
     whether it is set, grown by doubling."""
@@ -71,16 +87,9 @@ cdef class Column:
         free(self.valid)
 
     cdef int grow(self) except -1:
-        cdef Py_ssize_t capacity = self.capacity * 2
-        cdef char* values = <char*>realloc(self.values, capacity * self.width)
-        if values is NULL:
-            raise MemoryError()
-        self.values = values
-        cdef unsigned char* valid = <unsigned char*>realloc(self.valid, capacity)
-        if valid is NULL:
-            raise MemoryError()
-        self.valid = valid
-        self.capacity = capacity
+        self.values = <char*>_resized(self.values, 2 * self.capacity * self.width)
+        self.valid = <unsigned char*>_resized(self.valid, 2 * self.capacity)
+        self.capacity *= 2
         return 0
 
     cdef inline int integer(self, long long value) except -1:
@@ -122,11 +131,9 @@ cdef class Column:
 
     cdef void truncate(self, Py_ssize_t n):
         """Drop the rows from ``n`` on (a row that failed half-way)."""
-        cdef Py_ssize_t i
-        for i in range(n, self.n):
-            if not self.valid[i]:
-                self.nulls -= 1
-        self.n = min(n, self.n)
+        if n < self.n:
+            self.nulls -= _nulls(self.valid, n, self.n)
+            self.n = n
 
     cdef inline void set_valid(self, Py_ssize_t row):
         if not self.valid[row]:
@@ -171,16 +178,9 @@ cdef class Texts:
         free(self.valid)
 
     cdef int grow(self) except -1:
-        cdef Py_ssize_t capacity = self.capacity * 2
-        cdef int* ends = <int*>realloc(self.ends, (capacity + 1) * sizeof(int))
-        if ends is NULL:
-            raise MemoryError()
-        self.ends = ends
-        cdef unsigned char* valid = <unsigned char*>realloc(self.valid, capacity)
-        if valid is NULL:
-            raise MemoryError()
-        self.valid = valid
-        self.capacity = capacity
+        self.ends = <int*>_resized(self.ends, (2 * self.capacity + 1) * sizeof(int))
+        self.valid = <unsigned char*>_resized(self.valid, 2 * self.capacity)
+        self.capacity *= 2
         return 0
 
     cdef int text(self, object value) except -1:
@@ -194,11 +194,8 @@ cdef class Texts:
         if self.size + length > 0x7FFFFFFF:
             raise OverflowError("a column of strings holds more than 2 GiB")
         while self.size + length > self.room:
+            self.data = <char*>_resized(self.data, 2 * self.room)
             self.room *= 2
-            data = <char*>realloc(self.data, self.room)
-            if data is NULL:
-                raise MemoryError()
-            self.data = data
         if self.n == self.capacity:
             self.grow()
         memcpy(self.data + self.size, utf8, length)
@@ -219,11 +216,8 @@ cdef class Texts:
 
     cdef void truncate(self, Py_ssize_t n):
         """Drop the rows from ``n`` on (a row that failed half-way)."""
-        cdef Py_ssize_t i
-        for i in range(n, self.n):
-            if not self.valid[i]:
-                self.nulls -= 1
         if n < self.n:
+            self.nulls -= _nulls(self.valid, n, self.n)
             self.n = n
             self.size = self.ends[n]
 

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import accel
 from pipeline.engine.game import Game, HandRecord
 from pipeline.history.reader import read_text
 from pipeline.parts import SCHEMAS, new_batches
@@ -21,6 +20,7 @@ from pipeline.policies import parse_policy
 from pipeline.rows import add_game
 from pipeline.variants import VARIANTS
 from tests.combinations import option_combinations
+from tests.native import native_module
 
 CONFIGURATIONS = [(name, options) for name, variant in VARIANTS.items() for options in option_combinations(variant)]
 BOTS = ["random", "threshold", "threshold:raise_at=0.4,call_at=0.3,bluff=0.4"]
@@ -28,12 +28,7 @@ VALID = Path(__file__).parent / "data" / "valid"
 
 
 def native():
-    module = accel.native("pipeline._fast_rows")
-    if module is None:
-        if accel.compiled():
-            pytest.fail("the hot path is compiled but the native row builder is not: make compile builds both")
-        pytest.skip(f"the native row builder is not built here ({accel.status()})")
-    return module
+    return native_module("pipeline._fast_rows")
 
 
 def both_ways(games: list[tuple[Game, list[HandRecord], list[str | None]]]) -> list[dict[str, pa.Table]]:

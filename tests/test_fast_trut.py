@@ -17,6 +17,7 @@ from pipeline.engine.game import HandRecord
 from pipeline.playing import fast_path, game_seed, play_game, play_with_engine
 from pipeline.policies import parse_policy
 from pipeline.variants import get_variant
+from tests.native import native_module
 
 BOTS = [
     "threshold",
@@ -32,12 +33,7 @@ OPTIONS = [
 
 
 def native():
-    module = accel.native("pipeline._fast_trut")
-    if module is None:
-        if accel.compiled():
-            pytest.fail("the hot path is compiled but the native Trut path is not: make compile builds both")
-        pytest.skip(f"the native path is not built here ({accel.status()})")
-    return module
+    return native_module("pipeline._fast_trut")
 
 
 def situations(hands: list[HandRecord]) -> Counter[str]:
