@@ -5,7 +5,7 @@ tuples; ``Rows`` keeps the rows of any other table, given whole.
 
 Why: a 2-player Catalan hand writes about 200 values (22 columns for each of six events, a hand row of 50
 columns, two seat rows). Compiled by mypyc, ``add_game`` appended each to a Python list, and Arrow then read every
-list back, checking each object's type: an import's worker spent about 18% of its instructions there
+list back, checking each object's type: an import's worker spent about 20% of its instructions there
 (``docs/speed.md``, "The rows built natively").
 
 ``EventRows.add_hand`` is a second copy of one loop of ``pipeline.rows`` (``_add_events``), which stays the
@@ -230,6 +230,11 @@ cdef class Texts:
         return pa.Array.from_buffers(pa.string(), self.n, [validity, ends, data], null_count=self.nulls)
 
 
+cdef object _column(object field):
+    """The native column of a schema's field."""
+    return Texts() if field.type == pa.string() else Column(field.type)
+
+
 cdef class Rows:
     """The rows of a table of any schema, appended whole (``append``: its values in schema order) into C arrays,
     as ``pipeline.parts.TableBatch`` keeps them in lists: the games, hands and seats of ``rows.add_game``."""
@@ -241,7 +246,7 @@ cdef class Rows:
     def __cinit__(self, object schema):
         self.schema = schema
         self.width = len(schema)
-        self.columns = [Texts() if field.type == pa.string() else Column(field.type) for field in schema]
+        self.columns = [_column(field) for field in schema]
 
     def __len__(self):
         return self.n
@@ -287,32 +292,17 @@ cdef class EventRows:
     cdef Column game_id, hand_no, seq, seat, team, answers, could_raise, trick_no, stake_before, stake_after
     cdef Column to_play, envit_step, raise_seq, raise_stake, outcome_answers, outcome_folded, outcome_accepted
     cdef Column outcome_raised, seat_strength_pct
-    cdef list verb, arg, kind
+    cdef Texts verb, arg, kind
+    cdef list columns
 
     def __cinit__(self):
-        types = {field.name: field.type for field in EVENTS}
-        self.game_id = Column(types["game_id"])
-        self.hand_no = Column(types["hand_no"])
-        self.seq = Column(types["seq"])
-        self.seat = Column(types["seat"])
-        self.team = Column(types["team"])
-        self.answers = Column(types["answers"])
-        self.could_raise = Column(types["could_raise"])
-        self.trick_no = Column(types["trick_no"])
-        self.stake_before = Column(types["stake_before"])
-        self.stake_after = Column(types["stake_after"])
-        self.to_play = Column(types["to_play"])
-        self.envit_step = Column(types["envit_step"])
-        self.raise_seq = Column(types["raise_seq"])
-        self.raise_stake = Column(types["raise_stake"])
-        self.outcome_answers = Column(types["outcome_answers"])
-        self.outcome_folded = Column(types["outcome_folded"])
-        self.outcome_accepted = Column(types["outcome_accepted"])
-        self.outcome_raised = Column(types["outcome_raised"])
-        self.seat_strength_pct = Column(types["seat_strength_pct"])
-        self.verb = []
-        self.arg = []
-        self.kind = []
+        self.columns = [_column(field) for field in EVENTS]
+        (
+            self.game_id, self.hand_no, self.seq, self.seat, self.team, self.verb, self.arg, self.kind,
+            self.answers, self.could_raise, self.trick_no, self.stake_before, self.stake_after, self.to_play,
+            self.envit_step, self.raise_seq, self.raise_stake, self.outcome_answers, self.outcome_folded,
+            self.outcome_accepted, self.outcome_raised, self.seat_strength_pct,
+        ) = self.columns  # in COLUMNS' order, the schema's
 
     def __len__(self):
         return self.game_id.n
@@ -378,9 +368,9 @@ cdef class EventRows:
                 self.seat.null()
                 self.team.null()
                 self.seat_strength_pct.null()
-            self.verb.append(verb)
-            self.arg.append(arg)
-            self.kind.append(kind)
+            self.verb.text(verb)
+            self.arg.text(arg)
+            self.kind.text(kind)
             self.answers.integer(answers)
             self.could_raise.integer(<bint>event[5])
             trick = event[6]
@@ -439,14 +429,4 @@ cdef class EventRows:
 
     def to_arrow(self):
         """The rows as an Arrow table of the events' schema."""
-        text = pa.string()
-        columns = [
-            self.game_id.to_arrow(), self.hand_no.to_arrow(), self.seq.to_arrow(), self.seat.to_arrow(),
-            self.team.to_arrow(), pa.array(self.verb, text), pa.array(self.arg, text), pa.array(self.kind, text),
-            self.answers.to_arrow(), self.could_raise.to_arrow(), self.trick_no.to_arrow(),
-            self.stake_before.to_arrow(), self.stake_after.to_arrow(), self.to_play.to_arrow(),
-            self.envit_step.to_arrow(), self.raise_seq.to_arrow(), self.raise_stake.to_arrow(),
-            self.outcome_answers.to_arrow(), self.outcome_folded.to_arrow(), self.outcome_accepted.to_arrow(),
-            self.outcome_raised.to_arrow(), self.seat_strength_pct.to_arrow(),
-        ]
-        return pa.Table.from_arrays(columns, schema=EVENTS)
+        return pa.Table.from_arrays([column.to_arrow() for column in self.columns], schema=EVENTS)
