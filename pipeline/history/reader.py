@@ -90,7 +90,6 @@ _TAG = re.compile(r'\[\s*([^\W\d]\w*)\s+"((?:[^"\\]++|\\["\\])*+)"\s*\]')
 as fast as a character at a time on a policy's tag, and no backtracking when the line is not a tag."""
 _ESCAPE = re.compile(r"\\(.)")
 _HAND = re.compile(r"hand\s+([0-9]+)(?:\s+dealer\s+([0-9]+))?", re.IGNORECASE)
-_DEAL = re.compile(r"([0-9]+)\s*:(.*)")
 _CARD_GAPS = re.compile(r"[\s,]+")
 _END = re.compile(r"end\b(.*)", re.IGNORECASE)
 _DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
@@ -181,6 +180,19 @@ def _too_long(text: str) -> str | None:
 def _is_number(text: str) -> bool:
     """ASCII digits only (``str.isdigit`` also accepts ``²``, which ``int`` refuses)."""
     return text.isascii() and text.isdigit()
+
+
+_SMALL_NUMBERS: Final = {str(number): number for number in range(100)}
+"""The numbers of most words that are numbers (seats, hands, dealers), as written: one lookup reads one where
+``_is_number`` and ``int`` are three calls."""
+
+
+def _number(text: str) -> int | None:
+    """The value of ``text`` when it is a number (ASCII digits only), else None."""
+    value = _SMALL_NUMBERS.get(text)
+    if value is None and _is_number(text):
+        return int(text)
+    return value
 
 
 def decode(data: bytes, source: str) -> str:
@@ -471,6 +483,27 @@ def _read_tag(number: int, content: str, source: str, plain: bool = False) -> Ta
     raise HistoryError(source, number, message, text=content)
 
 
+def _plain_hand(number: int, text: str, words: list[str]) -> HandLine | None:
+    """A hand line written as the export writes it, ``hand K`` or ``hand K dealer S`` in any case, read without the
+    pattern ``_HAND`` (a third of the time); None for any other line, which the pattern then reads."""
+    if (len(words) != 2 and len(words) != 4) or not _is_word(words[0], "hand"):
+        return None
+    hand = _number(words[1])
+    if hand is None:
+        return None
+    if len(words) == 2:
+        return HandLine(number, text, hand, None)
+    dealer = _number(words[3])
+    if dealer is None or not _is_word(words[2], "dealer"):
+        return None
+    return HandLine(number, text, hand, dealer)
+
+
+def _is_word(written: str, word: str) -> bool:
+    """Whether ``written`` is the ASCII ``word`` (in lower case) in any case."""
+    return written == word or (written.isascii() and written.lower() == word)
+
+
 def read_line(number: int, content: str, source: str, plain: bool = False) -> Line:
     """Read one content line (stripped, as ``scan`` gives it; ``plain``: known to be plain text,
     ``_PLAIN_BYTES``); a line that fits no form of the format is a ``HistoryError``."""
@@ -488,16 +521,22 @@ def read_line(number: int, content: str, source: str, plain: bool = False) -> Li
     if long_number:
         raise HistoryError(source, number, long_number, text=text)
 
-    deal = _DEAL.fullmatch(text) if ":" in text else None
-    if deal:
-        listed = deal.group(2)
-        # str.split cuts at the whitespace that the pattern's \s is (the same characters), and is faster
-        cards = tuple(c for c in _CARD_GAPS.split(listed) if c) if "," in listed else tuple(listed.split())
-        return DealLine(number, text, int(deal.group(1)), cards)
+    colon = text.find(":")
+    if colon > 0:  # a deal, 'S: C C C': the seat's digits, a space at most (the words are one apart), a colon
+        dealt = _number(text[: colon - 1] if text[colon - 1] == " " else text[:colon])
+        if dealt is not None:
+            listed = text[colon + 1 :]
+            # str.split cuts at the whitespace that the pattern's \s is (the same characters), and is faster
+            cards = tuple(c for c in _CARD_GAPS.split(listed) if c) if "," in listed else tuple(listed.split())
+            return DealLine(number, text, dealt, cards)
     words = text.split(" ")  # an action: a seat (ASCII digits), a verb and its arguments, one space apart
-    if len(words) > 1 and words[0].isascii() and words[0].isdigit():
-        seat, written, rest = int(words[0]), words[1], words[2:]
-        form = _READ_VERBS.get(written.lower())
+    first = words[0]
+    seat = _number(first) if len(words) > 1 else None
+    if seat is not None:
+        written, rest = words[1], words[2:]
+        form = _READ_VERBS.get(written)
+        if form is None:
+            form = _READ_VERBS.get(written.lower())
         if form is None:
             verbs = sorted(FORMAT_VERBS | set(ARG_KINDS))
             near = did_you_mean(written.lower(), verbs)
@@ -513,6 +552,11 @@ def read_line(number: int, content: str, source: str, plain: bool = False) -> Li
         if kind == "cards" and not rest:
             raise HistoryError(source, number, f"'{verb}' takes one or more cards", text=text)
         return ActionLine(number, text, seat, verb, tuple(rest))
+    plain_hand = _plain_hand(number, text, words)
+    if plain_hand is not None:
+        return plain_hand
+    if _is_word(first, "end"):  # 'end A B'; any other spelling is the pattern's to read
+        return EndLine(number, text, tuple(words[1:]))
     lowered = text.lower()
     if lowered.startswith("hand"):
         hand = _HAND.fullmatch(text)
