@@ -18,7 +18,7 @@ modules are loaded (``accel.native``); the plan to retire the copy is in ``docs/
 from libc.limits cimport LLONG_MAX
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 
 import numpy as np
@@ -427,6 +427,45 @@ cdef class EventRows:
         answers[row] += 1
         return 0
 
+    def played(self, Py_ssize_t first):
+        """The seat, verb and arg of the rows from ``first`` on, as ``pipeline.rows.played`` writes them from the
+        lists of pure Python (the reference, which says how): what a game's identity digests."""
+        cdef Py_ssize_t row, length, at = 0, n = self.game_id.n
+        cdef int* verb_ends = self.verb.ends
+        cdef int* arg_ends = self.arg.ends
+        cdef char* buffer
+        if first < 0 or first > n:
+            raise IndexError(f"row {first} of {n}")
+        if self.seat.width != 1:
+            raise TypeError("the seat column is not of one byte: recompile")
+        out = PyBytes_FromStringAndSize(
+            NULL, 9 * (n - first) + verb_ends[n] - verb_ends[first] + arg_ends[n] - arg_ends[first]
+        )
+        buffer = PyBytes_AS_STRING(out)
+        for row in range(first, n):
+            buffer[at] = <char>(self.seat.values[row] + 1) if self.seat.valid[row] else 0
+            length = verb_ends[row + 1] - verb_ends[row]
+            _put_size(buffer + at + 1, length)
+            memcpy(buffer + at + 5, self.verb.data + verb_ends[row], length)
+            at += 5 + length
+            if self.arg.valid[row]:
+                length = arg_ends[row + 1] - arg_ends[row]
+                _put_size(buffer + at, length)
+                memcpy(buffer + at + 4, self.arg.data + arg_ends[row], length)
+                at += 4 + length
+            else:
+                _put_size(buffer + at, 0xFFFFFFFF)
+                at += 4
+        return out
+
     def to_arrow(self):
         """The rows as an Arrow table of the events' schema."""
         return pa.Table.from_arrays([column.to_arrow() for column in self.columns], schema=EVENTS)
+
+
+cdef inline void _put_size(char* at, unsigned long long size):
+    """``size`` as 4 bytes, little-endian."""
+    at[0] = <char>(size & 0xFF)
+    at[1] = <char>((size >> 8) & 0xFF)
+    at[2] = <char>((size >> 16) & 0xFF)
+    at[3] = <char>((size >> 24) & 0xFF)

@@ -257,6 +257,37 @@ def _add_events(
         e_out_raised.append(None)
 
 
+NO_ARG: Final = b"\xff\xff\xff\xff"
+"""What ``played`` writes for an event without an argument, where an argument's size goes."""
+
+
+def played(events: TableBatch, first: int) -> bytes:
+    """The ``seat``, ``verb`` and ``arg`` of the events' rows from ``first`` on, as bytes: for each row the seat
+    plus one in a byte (0: none, the chance step ``dealt``), then the verb and the arg, each as its UTF-8 size in 4
+    bytes (little-endian) and its bytes, ``NO_ARG`` for no arg. What a game's identity digests (``pipeline.history.
+    ranges.game_identity``): the rows are built once, and reading them back costs far less than serialising the
+    hands' event tuples (``marshal``: 8% of an import's instructions). The native builder writes the same bytes
+    from its columns (``pipeline._fast_rows.EventRows.played``)."""
+    if events.native is not None:
+        data: bytes = events.native.played(first)
+        return data
+    names = events.schema.names
+    seats, verbs, args = (events.columns[names.index(name)] for name in ("seat", "verb", "arg"))
+    out = bytearray()
+    for row in range(first, len(seats)):
+        seat = seats[row]
+        out.append(0 if seat is None else seat + 1)
+        out += _sized(verbs[row])
+        arg = args[row]
+        out += NO_ARG if arg is None else _sized(arg)
+    return bytes(out)
+
+
+def _sized(text: str) -> bytes:
+    data = text.encode("utf-8")
+    return len(data).to_bytes(4, "little") + data
+
+
 def _add_answer(
     answers: list[object],
     folded: list[object],

@@ -17,7 +17,7 @@ from pipeline.history.reader import read_text
 from pipeline.parts import SCHEMAS, new_batches
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
-from pipeline.rows import add_game
+from pipeline.rows import add_game, played
 from pipeline.variants import VARIANTS
 from tests.combinations import option_combinations
 from tests.native import native_module
@@ -32,16 +32,23 @@ def native():
 
 
 def both_ways(games: list[tuple[Game, list[HandRecord], list[str | None]]]) -> list[dict[str, pa.Table]]:
-    """The four tables of ``games`` built by the reference, then by the native builders."""
+    """The four tables of ``games`` built by the reference, then by the native builders; each game's events as
+    its identity reads them (``rows.played``) must be the same bytes both ways."""
     tables = []
+    played_bytes = []
     for built_natively in (False, True):
         batches = new_batches(native=built_natively)
         assert all((batch.native is not None) == built_natively for batch in batches.values())
+        played_bytes.append([])
         for game_id, (game, hands, policies) in enumerate(games):
+            first = len(batches["events"])
             add_game(batches, game_id, game, hands, policies, "test", tags='{"Event": "test"}', players=["Ana"])
+            played_bytes[-1].append(played(batches["events"], first))
         assert len(batches["events"]) == sum(len(hand.event_tuples) for _, hands, _ in games for hand in hands)
         assert len(batches["hands"]) == sum(len(hands) for _, hands, _ in games)
         tables.append({name: batch.to_arrow() for name, batch in batches.items()})
+    assert played_bytes[0] == played_bytes[1]
+    assert all(played_bytes[0]) and len(set(played_bytes[0])) == len(games)  # different games, different bytes
     return tables
 
 
@@ -134,3 +141,26 @@ def test_the_simulator_and_the_importer_build_their_rows_natively_once_compiled(
     assert all(batch.native is None for batch in new_batches().values())  # the lists, for the tests' own rows
     with pytest.raises(TypeError, match="natively"):
         new_batches(native=True)["events"].append((0,))
+
+
+def test_the_events_an_identity_reads_say_seat_verb_and_arg_with_their_sizes() -> None:
+    """``rows.played``'s bytes, spelled out for a game's events: the chance step ``dealt`` (no seat), a
+    raise without argument and a card played."""
+    native()
+    config = VARIANTS["catalan"].configure({})
+    game, hands = play_game(config, [parse_policy("random")] * config.players, game_seed(3, 0))
+    for built_natively in (False, True):
+        batches = new_batches(native=built_natively)
+        add_game(batches, 0, game, hands, ["random"] * config.players, "test")
+        events = batches["events"].to_arrow().to_pylist()
+        expected = b""
+        for event in events:
+            expected += bytes([0 if event["seat"] is None else event["seat"] + 1])
+            verb = event["verb"].encode()
+            expected += len(verb).to_bytes(4, "little") + verb
+            arg = None if event["arg"] is None else event["arg"].encode()
+            expected += b"\xff\xff\xff\xff" if arg is None else len(arg).to_bytes(4, "little") + arg
+        assert played(batches["events"], 0) == expected
+        assert played(batches["events"], len(events)) == b""
+        assert any(event["seat"] is None and event["verb"] == "dealt" for event in events)
+        assert any(event["arg"] is None for event in events) and any(event["verb"] == "play" for event in events)

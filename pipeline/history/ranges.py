@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO
 
 import pyarrow as pa
 
@@ -44,7 +43,7 @@ from pipeline.history.reader import (
 )
 from pipeline.history.writer import seat_tag_index, tag_rank
 from pipeline.parts import TableBatch, new_batches
-from pipeline.rows import add_game
+from pipeline.rows import add_game, played
 
 RANGE_BYTES = 1 << 21
 """The bytes of text a range holds, about (it ends at the first game boundary past them): 2 MiB, some
@@ -174,8 +173,10 @@ def read_range(part: Range, stream: BinaryIO | None = None) -> RangeRead:
 
     def add(record: GameRecord) -> None:
         if part.rows:
+            events = batches["events"]
+            first = len(events)
             _add_rows(batches, len(result.games), record, part.name)
-            result.games.append((game_identity(record), record.line, len(record.hands)))
+            result.games.append((game_identity(record, played(events, first)), record.line, len(record.hands)))
         else:
             result.games.append((0, record.line, len(record.hands)))
 
@@ -222,25 +223,19 @@ def _add_rows(batches: dict[str, TableBatch], game_id: int, record: GameRecord, 
     )
 
 
-def game_identity(record: GameRecord) -> int:
-    """What makes two records the same game: its variant, options, and every hand's dealer, deals and
-    actions (the engine's events), digested in 64 bits (two different games of ten million share one with a
-    chance of a few in a million). Tags, names, seeds and the text's spelling do not count; the two games of a
-    paired match (the same deals, the seats swapped) differ.
-
-    The values are serialised by ``marshal`` at ``IDENTITY_MARSHAL``, a third of the time of their ``repr`` (which
-    was 6 of an import's 60 µs of CPU a hand). The identities are compared within one import, by one Python, so
-    that marshal's format changing between Python versions does not matter."""
+def game_identity(record: GameRecord, events: bytes) -> int:
+    """What makes two records the same game: its variant, options, every hand's dealer, and its ``events``, the
+    seat, verb and arg of each of its rows in the events table (``rows.played``: the deals and the actions),
+    digested in 64 bits (two different games of ten million share one with a chance of a few in a million).
+    Tags, names, seeds and the text's spelling do not count; the two games of a paired match (the same deals, the
+    seats swapped) differ."""
     game = record.game
-    hands = [(hand.dealer, hand.event_tuples) for hand in record.hands]
-    played = marshal.dumps((game.variant.name, game.config.options_text(), hands), IDENTITY_MARSHAL)
-    return int.from_bytes(hashlib.blake2b(played, digest_size=8).digest())
-
-
-IDENTITY_MARSHAL: Final = 2
-"""The ``marshal`` version of ``game_identity``: 2, the last that writes every value in full. From version 3 a
-string or tuple met twice in one object may be written as a reference to the first, depending on whether the two
-are one object in memory, so that two equal games could give different bytes."""
+    dealers = ",".join([str(hand.dealer) for hand in record.hands])
+    head = f"{game.variant.name}\0{game.config.options_text()}\0{dealers}".encode()
+    digest = hashlib.blake2b(len(head).to_bytes(4, "little"), digest_size=8)
+    digest.update(head)
+    digest.update(events)
+    return int.from_bytes(digest.digest())
 
 
 _COLUMN_TAGS = frozenset({"Variant", "Options", "FirstDealer", "Seed", "Result"})
