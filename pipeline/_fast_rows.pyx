@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
 """The native builder of the tables' rows: what ``pipeline.rows.add_game`` appends, written into C arrays that
 become Arrow arrays without a Python object per value. ``EventRows`` builds the events from a hand's event
-tuples; ``Rows`` keeps the rows of any other table, given whole.
+tuples, and gives back a game's seat, verb and arg as the bytes its identity digests (``played``); ``Rows`` keeps
+the rows of any other table, given whole.
 
 Why: a 2-player Catalan hand writes about 200 values (22 columns for each of six events, a hand row of 50
 columns, two seat rows). Compiled by mypyc, ``add_game`` appended each to a Python list, and Arrow then read every
