@@ -93,7 +93,8 @@ bench: $(STAMP) compile
 	$(BIN)/python bench/hand_costs.py
 	$(BIN)/python bench/experiments_speed.py
 	@if command -v valgrind >/dev/null; then $(BIN)/python bench/instructions.py; \
-	else echo "bench/instructions.py skipped: it needs valgrind (apt-get install valgrind)"; fi
+	$(BIN)/python bench/import_instructions.py; \
+	else echo "bench/instructions.py and bench/import_instructions.py skipped: they need valgrind (apt-get install valgrind)"; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build pipeline/_compiled.json
