@@ -15,15 +15,13 @@ Needs valgrind (Debian's package ``valgrind``); without it, it says so and exits
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from import_export_speed import CACHE, cached_run
+from instructions import callgrind
 
 from pipeline import accel
 from pipeline.history.ranges import RANGE_BYTES
@@ -42,17 +40,8 @@ def workload(text: Path, ranges: int, range_bytes: int) -> int:
 def count(text: Path, ranges: int, range_bytes: int, code: Path | None) -> tuple[int, int]:
     """(hands, instructions) of one run of the workload under callgrind, start-up included, by the code of
     ``code`` (ahead on ``PYTHONPATH``) when given."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__]
-    command += ["--workload", str(ranges), "--text", str(text), "--range-bytes", str(range_bytes)]
-    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
-    if code is not None:
-        env["PYTHONPATH"] = str(code)
-    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
-    hands = int(re.search(r"^HANDS (\d+)$", done.stdout, re.MULTILINE).group(1))  # type: ignore[union-attr]
-    refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if refs is None:
-        raise RuntimeError(f"callgrind printed no instruction count:\n{done.stderr[-2000:]}")
-    return hands, int(refs.group(1).replace(",", ""))
+    script = [__file__, "--workload", str(ranges), "--text", str(text), "--range-bytes", str(range_bytes)]
+    return callgrind(script, code)
 
 
 def per_hand(text: Path, ranges: int, range_bytes: int, code: Path | None) -> tuple[float, int]:
@@ -80,6 +69,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="a source tree of other code to count beside this one")
     parser.add_argument("--workload", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--text", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.workload:  # the child run under callgrind
         print(f"HANDS {workload(args.text, args.workload, args.range_bytes)}")

@@ -64,25 +64,21 @@ def workload(measure: str, variant: str, players: int, games: int, out: Path) ->
 
 def count(measure: str, variant: str, players: int, games: int) -> tuple[int, int]:
     """(hands, instructions) of one run of the workload under callgrind, start-up included."""
+    return callgrind([__file__, "--workload", measure, f"{variant}:{players}", "--games", str(games)])
+
+
+def callgrind(script: list[str], code: Path | None = None) -> tuple[int, int]:
+    """(hands, instructions) of ``script`` (a Python script and its arguments, which prints ``HANDS N``) run under
+    callgrind, start-up included; by the code of ``code`` (a source tree ahead on ``PYTHONPATH``) when given.
+    The script is given ``--out FOLDER``, a temporary folder for what it writes."""
     with tempfile.TemporaryDirectory(prefix="truc-instructions-") as folder:
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            f"--callgrind-out-file={Path(folder) / 'callgrind.out'}",
-            sys.executable,
-            __file__,
-            "--workload",
-            measure,
-            f"{variant}:{players}",
-            "--games",
-            str(games),
-            "--out",
-            folder,
-        ]
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, *script]
         # String hashes (and so dict probes) the same every run; no bytecode written, so that of the two runs side
         # by side neither compiles a module to .pyc for the other to read (a fresh checkout has none yet).
         env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
-        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+        if code is not None:
+            env["PYTHONPATH"] = str(code)
+        done = subprocess.run([*command, "--out", folder], capture_output=True, text=True, check=True, env=env)
     hands = int(re.search(r"^HANDS (\d+)$", done.stdout, re.MULTILINE).group(1))  # type: ignore[union-attr]
     refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if refs is None:
