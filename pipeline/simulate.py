@@ -11,7 +11,6 @@ ahead (``workers.run_in_order``) and less than a row group of each table in the 
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from pipeline.store import SIMULATION, atomic_dataset, write_manifest
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant
-from pipeline.workers import LOCAL, LOCAL_BACKEND, Backend, run_in_order
+from pipeline.workers import LOCAL, LOCAL_BACKEND, Backend, run_in_order, usable_cores
 
 CHUNK_GAMES = 250
 
@@ -87,24 +86,6 @@ class SimulationResult:
     seconds: float
     manifest: dict[str, Any]
     tally_seconds: float = 0.0  # the statistics' tallies, computed once the rows are written (pipeline.tallies)
-
-
-CPU_QUOTA = Path("/sys/fs/cgroup/cpu.max")
-"""Linux's CPU quota of this process's control group (cgroup v2): ``QUOTA PERIOD`` in µs, or ``max``."""
-
-
-def usable_cores(quota_file: Path = CPU_QUOTA) -> int:
-    """The cores this process may use, the default number of workers (the data does not depend on it, so
-    the default uses the whole machine): the cores it may run on (its CPU affinity), and no more than its
-    control group's CPU quota allows, rounded up. A container on a large host often has all the host's
-    cores in its affinity but a quota of a few; a worker per host core would only contend."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    try:
-        quota, period = quota_file.read_text("ascii").split()[:2]
-        allowed = -(-int(quota) // int(period))  # rounded up: a quota of 1.5 cores runs 2 workers
-    except (OSError, ValueError):  # no such file (not Linux, cgroup v1), "max" (no quota), or garbled
-        return cores
-    return max(1, min(cores, allowed))
 
 
 SEED_MAX: Final = 2**63 - 1

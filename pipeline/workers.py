@@ -30,9 +30,28 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from pipeline.interrupts import STOP_SIGNALS, stop_signals_held
+
+CPU_QUOTA = Path("/sys/fs/cgroup/cpu.max")
+"""Linux's CPU quota of this process's control group (cgroup v2): ``QUOTA PERIOD`` in µs, or ``max``."""
+
+
+def usable_cores(quota_file: Path = CPU_QUOTA) -> int:
+    """The cores this process may use, the default number of workers (the data does not depend on it, so
+    the default uses the whole machine): the cores it may run on (its CPU affinity), and no more than its
+    control group's CPU quota allows, rounded up. A container on a large host often has all the host's
+    cores in its affinity but a quota of a few; a worker per host core would only contend."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        quota, period = quota_file.read_text("ascii").split()[:2]
+        allowed = -(-int(quota) // int(period))  # rounded up: a quota of 1.5 cores runs 2 workers
+    except (OSError, ValueError):  # no such file (not Linux, cgroup v1), "max" (no quota), or garbled
+        return cores
+    return max(1, min(cores, allowed))
+
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")

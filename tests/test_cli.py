@@ -418,6 +418,26 @@ def test_check_lists_every_invalid_game_and_exits_1(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def test_check_starts_without_duckdb_or_polars() -> None:
+    """``truc check`` reads and replays files and writes nothing: it imports neither DuckDB nor polars, which only
+    an import's tallies need (``pipeline.tallies``, imported where they are written); they took about half of a
+    one-game check's time."""
+    script = (
+        "import sys\n"
+        "from pipeline.cli import main\n"
+        "sys.argv = ['truc', 'check', sys.argv[1], '--quiet']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print(sorted({'duckdb', 'polars'} & set(sys.modules)), file=sys.stderr)\n"
+    )
+    valid = HISTORIES / "valid" / "two_players.truc"
+    done = subprocess.run([sys.executable, "-c", script, str(valid)], capture_output=True, text=True, check=True)
+    assert done.stdout == "checked 1 file: 1 valid game (3 hands), all valid\n"
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
+
+
 def test_an_empty_statistic_keeps_stdout_clean_and_says_why_on_stderr(sim_dataset_2p: Path) -> None:
     """The envit over Catalan games: a CSV header alone on stdout (still valid CSV), the reason on stderr."""
     result = run("stats", "envit", "--data", str(sim_dataset_2p), "--format", "csv")

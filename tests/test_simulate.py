@@ -13,7 +13,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import parts, store
+from pipeline import parts, store, workers
 from pipeline import simulate as simulate_module
 from pipeline.playing import play_game
 from pipeline.policies import PolicyError, parse_policy
@@ -70,7 +70,7 @@ def test_the_default_workers_are_the_usable_cores_at_most_one_per_chunk(tmp_path
 def test_usable_cores_are_this_process_s_cores_within_its_cpu_quota(tmp_path: Path) -> None:
     cores = len(os.sched_getaffinity(0))
     quota = tmp_path / "cpu.max"
-    assert simulate_module.usable_cores(tmp_path / "none") == cores >= 1  # no quota file: the affinity
+    assert workers.usable_cores(tmp_path / "none") == cores >= 1  # no quota file: the affinity
     for text, expected in [
         ("max 100000\n", cores),  # no quota
         ("100000 100000\n", 1),  # one core
@@ -80,7 +80,7 @@ def test_usable_cores_are_this_process_s_cores_within_its_cpu_quota(tmp_path: Pa
         ("garbled\n", cores),
     ]:
         quota.write_text(text, "ascii")
-        assert simulate_module.usable_cores(quota) == expected, text
+        assert workers.usable_cores(quota) == expected, text
 
 
 def test_game_seeds_derive_from_the_run_seed_and_the_game_number() -> None:

@@ -30,12 +30,12 @@ from pipeline.parts import PartWriter, new_batches
 from pipeline.playing import SimulationError, game_seed, play_game, rubber_wins
 from pipeline.policies import Policy, parse_policy
 from pipeline.rows import add_game
-from pipeline.simulate import CHUNK_GAMES, SEED_MAX, run_manifest, usable_cores
+from pipeline.simulate import CHUNK_GAMES, SEED_MAX, run_manifest
 from pipeline.store import TABLES, write_manifest
 from pipeline.strength import strength_table
 from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant
-from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order
+from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order, usable_cores
 
 PAIRS_PER_CHUNK: Final = CHUNK_GAMES // 2
 """Pairs in one chunk of work: as many games as a chunk of ``truc simulate``."""

@@ -52,7 +52,6 @@ from pipeline.history.reader import (
 from pipeline.history.writer import format_game, hand_from_record
 from pipeline.names import counted
 from pipeline.parts import SCHEMAS, PartWriter, read_table
-from pipeline.simulate import usable_cores
 from pipeline.store import (
     IMPORT,
     DatasetError,
@@ -65,8 +64,7 @@ from pipeline.store import (
     write_manifest,
 )
 from pipeline.strength import DEFINITION
-from pipeline.tallies import write_tallies
-from pipeline.workers import run_in_order
+from pipeline.workers import run_in_order, usable_cores
 
 MANIFEST_PROBLEMS = 100
 """The invalid games' errors a manifest keeps (``invalid``; ``invalid_count`` counts them all): a manifest
@@ -430,6 +428,10 @@ def import_files(
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         write_manifest(root, manifest)
+        # Here, not at the top: the tallies need DuckDB and the statistics' registry (polars), which reading and
+        # checking files (``truc check``) does not; importing them took about half of a small check's time.
+        from pipeline.tallies import write_tallies
+
         write_tallies(root)
     return ImportResult(Path(out), rows.games, rows.hands, invalid, written, manifest, rows.duplicates)
 
