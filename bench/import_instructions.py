@@ -37,20 +37,16 @@ def workload(text: Path, ranges: int, range_bytes: int) -> int:
     return sum(hands for part in parts[:ranges] for _, _, hands in history_ranges.read_range(part).games)
 
 
-def count(text: Path, ranges: int, range_bytes: int, code: Path | None) -> tuple[int, int]:
-    """(hands, instructions) of one run of the workload under callgrind, start-up included, by the code of
-    ``code`` (ahead on ``PYTHONPATH``) when given."""
-    script = [__file__, "--workload", str(ranges), "--text", str(text), "--range-bytes", str(range_bytes)]
-    return callgrind(script, code)
-
-
 def per_hand(text: Path, ranges: int, range_bytes: int, code: Path | None) -> tuple[float, int]:
     """Instructions per hand of the worker and the hands they are counted over: one range and ``ranges`` ranges,
     on two cores at once, their start-up cancelled."""
+
+    def count(workload_ranges: int) -> tuple[int, int]:
+        script = [__file__, "--workload", str(workload_ranges), "--text", str(text), "--range-bytes", str(range_bytes)]
+        return callgrind(script, code)
+
     with ThreadPoolExecutor(max_workers=2) as pool:
-        (hands_1, instructions_1), (hands_n, instructions_n) = pool.map(
-            lambda n: count(text, n, range_bytes, code), (1, ranges)
-        )
+        (hands_1, instructions_1), (hands_n, instructions_n) = pool.map(count, (1, ranges))
     if hands_n == hands_1:
         sys.exit(f"the file has one range of {range_bytes:,} bytes or fewer ranges than {ranges}: lower --range-bytes")
     return (instructions_n - instructions_1) / (hands_n - hands_1), hands_n - hands_1

@@ -65,10 +65,11 @@ def _read(text: str) -> tuple[object, ...] | None:
 def test_the_quick_forms_read_what_the_patterns_read(words: list[str]) -> None:
     text = " ".join(words)
     expected = _expected(text)
+    read = _read(text)
     if expected is None:
-        assert _read(text) is None or _read(text) == ("error",)
+        assert read is None or read == ("error",), text
     else:
-        assert _read(text) == expected, text
+        assert read == expected, text
 
 
 def test_each_quick_form_and_its_near_misses() -> None:

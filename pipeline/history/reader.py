@@ -485,7 +485,8 @@ def _read_tag(number: int, content: str, source: str, plain: bool = False) -> Ta
 
 def _plain_hand(number: int, text: str, words: list[str]) -> HandLine | None:
     """A hand line written as the export writes it, ``hand K`` or ``hand K dealer S`` in any case, read without the
-    pattern ``_HAND`` (a third of the time); None for any other line, which the pattern then reads."""
+    pattern ``_HAND`` (in about two thirds of its time: 750 to 1,000 ns a line against 1,290); None for any other
+    line, which the pattern then reads."""
     if (len(words) != 2 and len(words) != 4) or not _is_word(words[0], "hand"):
         return None
     hand = _number(words[1])
