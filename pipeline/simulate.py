@@ -30,7 +30,7 @@ from pipeline.store import SIMULATION, atomic_dataset, write_manifest
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant
-from pipeline.workers import LOCAL, LOCAL_BACKEND, Backend, run_in_order, usable_cores
+from pipeline.workers import LOCAL, LOCAL_BACKEND, Backend, ChunkRanges, run_in_order, usable_cores
 
 CHUNK_GAMES = 250
 
@@ -94,8 +94,10 @@ SEED_MAX: Final = 2**63 - 1
 
 def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
     """Check the spec; return the game configuration and the policy spec of every seat."""
-    if spec.games < 1:
-        raise SimulationError(f"--games must be at least 1, not {spec.games}")
+    if not 1 <= spec.games <= SEED_MAX:
+        raise SimulationError(
+            f"--games must be between 1 and {SEED_MAX} (a game's id is a 64-bit integer), not {spec.games}"
+        )
     if spec.workers is not None and spec.workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {spec.workers}")
     if not 0 <= spec.seed <= SEED_MAX:
@@ -152,17 +154,12 @@ def simulate(
     started = time.perf_counter()
     hands = 0
     with atomic_dataset(out, overwrite) as root, PartWriter(root) as writer:
-        chunks = [
-            (
-                config.variant.name,
-                dict(config.options),
-                seat_specs,
-                spec.seed,
-                first,
-                min(first + CHUNK_GAMES, spec.games),
-            )
-            for first in range(0, spec.games, CHUNK_GAMES)
-        ]
+        options = dict(config.options)
+        chunks = ChunkRanges(
+            [spec.games],
+            CHUNK_GAMES,
+            lambda _, first, end: (config.variant.name, options, seat_specs, spec.seed, first, end),
+        )
         games_done = 0
 
         def collect(result: tuple[int, dict[str, pa.Table]], chunk_games: int) -> None:

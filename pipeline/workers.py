@@ -15,6 +15,7 @@ turns into ``WorkerDied``, so the command stops with one line and the output bei
 
 from __future__ import annotations
 
+import bisect
 import functools
 import importlib.util
 import itertools
@@ -31,7 +32,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, overload
 
 from pipeline.interrupts import STOP_SIGNALS, stop_signals_held
 
@@ -66,6 +67,36 @@ while the caller takes the results in order; the results that wait for an earlie
 worker."""
 
 RAY_EXTRA: Final = "pip install 'truc-lab[ray]'"
+
+
+class ChunkRanges(Sequence[Chunk]):
+    """The chunks of a run, made when asked for: each of the ``totals`` (a run's games, or each match's pairs) cut
+    into ranges of ``size``, chunk ``i`` being ``make(segment, first, end)``. A run's chunks were a list built up
+    front, which grew with ``--games`` (a mistyped count of 10^23 games filled the machine's memory before the
+    first game); these take the same memory for any count."""
+
+    def __init__(self, totals: Sequence[int], size: int, make: Callable[[int, int, int], Chunk]) -> None:
+        self.totals, self.size, self.make = list(totals), size, make
+        self.counts = [-(-total // size) for total in self.totals]  # each segment's chunks
+        self.starts = [0, *itertools.accumulate(self.counts)]  # the index of each segment's first chunk
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    @overload
+    def __getitem__(self, index: int) -> Chunk: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Chunk]: ...
+    def __getitem__(self, index: int | slice) -> Chunk | Sequence[Chunk]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        segment = bisect.bisect_right(self.starts, index) - 1
+        first = (index - self.starts[segment]) * self.size
+        return self.make(segment, first, min(first + self.size, self.totals[segment]))
 
 
 class WorkerDied(RuntimeError):

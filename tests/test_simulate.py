@@ -371,7 +371,7 @@ def test_progress_is_reported_per_chunk(tmp_path: Path, monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("spec", "error", "message"),
     [
-        (SimulationSpec("catalan", 0, 1), SimulationError, "--games must be at least 1"),
+        (SimulationSpec("catalan", 0, 1), SimulationError, "--games must be between 1 and"),
         (SimulationSpec("catalan", 5, 1, workers=0), SimulationError, "--workers must be at least 1"),
         (SimulationSpec("catalan", 5, 1, seat_policies={4: "random"}), SimulationError, "seat 4 does not exist"),
         (SimulationSpec("catalan", 5, 1, policy="greedy"), PolicyError, "policies: random, threshold"),

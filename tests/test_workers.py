@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.workers import WorkerDied, run_in_order
+from pipeline.workers import ChunkRanges, WorkerDied, run_in_order
 
 TRUC = [str(Path(sys.executable).with_name("truc"))]
 
@@ -64,3 +64,27 @@ def test_simulate_ends_with_one_line_and_writes_nothing_when_a_worker_is_killed(
     assert "a worker process died" in stderr and len(stderr.strip().splitlines()) == 1, stderr
     assert not out.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".w.")]
+
+
+@pytest.mark.parametrize(("totals", "size"), [([1], 250), ([250], 250), ([251, 3, 500], 250), ([7, 0, 9], 4), ([], 5)])
+def test_chunk_ranges_are_the_ranges_cut_up_front(totals: list[int], size: int) -> None:
+    """The chunks made when asked for are the ranges a list built up front held, in its order."""
+    chunks = ChunkRanges(totals, size, lambda segment, first, end: (segment, first, end))
+    up_front = [
+        (segment, first, min(first + size, total))
+        for segment, total in enumerate(totals)
+        for first in range(0, total, size)
+    ]
+    assert len(chunks) == len(up_front) and list(chunks) == up_front
+    assert chunks[-1:] == up_front[-1:] and chunks[::2] == up_front[::2]
+    assert chunks.counts == [sum(1 for c in up_front if c[0] == segment) for segment in range(len(totals))]
+    with pytest.raises(IndexError):
+        chunks[len(up_front)]
+
+
+def test_chunk_ranges_take_the_same_memory_for_any_count() -> None:
+    """A run of 10^18 games has its chunks at once, the last as exact as the first: nothing is built up front."""
+    games = 10**18
+    chunks = ChunkRanges([games], 250, lambda _, first, end: (first, end))
+    assert len(chunks) == games // 250
+    assert chunks[0] == (0, 250) and chunks[-1] == (games - 250, games)

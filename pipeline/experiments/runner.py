@@ -35,7 +35,7 @@ from pipeline.store import TABLES, write_manifest
 from pipeline.strength import strength_table
 from pipeline.tallies import write_tallies
 from pipeline.variants import get_variant
-from pipeline.workers import LOCAL_BACKEND, Backend, run_in_order, usable_cores
+from pipeline.workers import LOCAL_BACKEND, Backend, ChunkRanges, run_in_order, usable_cores
 
 PAIRS_PER_CHUNK: Final = CHUNK_GAMES // 2
 """Pairs in one chunk of work: as many games as a chunk of ``truc simulate``."""
@@ -93,8 +93,10 @@ class MatchOutcome:
 
 def check_games(games: int, what: str = "--games") -> int:
     """The pairs that ``games`` makes: games are played in pairs, so the count must be even and at least 2."""
-    if games < 2 or games % 2:
-        raise ExperimentError(f"{what} must be an even number of at least 2 (games are played in pairs), not {games}")
+    if games < 2 or games % 2 or games > SEED_MAX:
+        raise ExperimentError(
+            f"{what} must be an even number between 2 and {SEED_MAX} (games are played in pairs), not {games}"
+        )
     return games // 2
 
 
@@ -242,11 +244,12 @@ def play_matches(
         strength_table(config.variant, size, config.opponents)
     name = config.variant.name
     outcomes = [MatchOutcome(m, label(m.a, name), label(m.b, name)) for m in matches]
-    chunks = [
-        _Chunk(name, dict(config.options), m, i, first, min(first + PAIRS_PER_CHUNK, m.pairs))
-        for i, m in enumerate(matches)
-        for first in range(0, m.pairs, PAIRS_PER_CHUNK)
-    ]
+    options = dict(config.options)
+    chunks = ChunkRanges(
+        [m.pairs for m in matches],
+        PAIRS_PER_CHUNK,
+        lambda index, first, end: _Chunk(name, options, matches[index], index, first, end),
+    )
     for folder in {root / m.folder for m in matches}:
         folder.mkdir(parents=True, exist_ok=True)
     asked = workers if workers is not None else backend.cores() or usable_cores()
@@ -255,9 +258,7 @@ def play_matches(
     used = min(asked, len(chunks))
     started = time.perf_counter()
     games_done = hands_done = 0
-    left = [0] * len(matches)  # chunks of each match still to come
-    for chunk in chunks:
-        left[chunk.index] += 1
+    left = list(chunks.counts)  # chunks of each match still to come
     writers: dict[int, PartWriter] = {}  # the matches being written (their chunks come in order)
     for result in run_in_order(_play_chunk, chunks, used, backend):
         outcome = outcomes[result.index]
