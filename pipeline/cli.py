@@ -686,7 +686,8 @@ def upgrade(
     """Rewrite the events of each dataset written before they carried the facts the statistics read (the
     raise each answer faces, each raise's outcome, the acting seat's strength), list every part in its
     manifest once each is read in full and found sound, and write the statistics' tallies where they are
-    missing, damaged or computed by other SQL; a current dataset is left as it is."""
+    missing, damaged or computed by other SQL; a current dataset is left as it is, once its parts are found as
+    its manifest lists them (as every command checks them, by their sizes: `truc verify` reads them in full)."""
     from pipeline.printable import escaped
     from pipeline.upgrade import upgrade_datasets
 

@@ -156,6 +156,7 @@ def upgrade_dataset(root: Path) -> str | None:
         store.check_format(root, manifest)
     if version == store.FORMAT_VERSION:
         done = ["parts listed"] if store.upgrade_dataset(root) else []
+        store.check_dataset(root)  # as every reader does: a part removed or resized since is named, not "up to date"
         if not tallies.current(root):
             with store.unchanged([root]):
                 tallies.write_tallies(root, in_place=True)

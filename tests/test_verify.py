@@ -104,6 +104,49 @@ def test_verify_names_a_part_flipped_truncated_added_or_lost(tmp_path: Path) -> 
     )
 
 
+def test_verify_names_a_table_whose_only_part_is_lost_and_reads_on(tmp_path: Path) -> None:
+    """A table left without any part is named on its dataset's line, and the datasets after it are read too (it
+    stopped the whole run on the lost part's checksum); a dataset of a newer format is refused, not called ok."""
+    import shutil
+
+    data = tmp_path / "d"
+    assert _run("simulate", "--games", "20", "--players", "2", "--quiet", "--out", str(data)).exit_code == 0
+    shutil.copytree(data, tmp_path / "intact")
+    (data / "events" / "part-00000.parquet").unlink()
+    result = _run("verify", "--data", str(data), "--data", str(tmp_path / "intact"))
+    assert (result.exit_code, result.output) == (
+        1,
+        f"{data}: {data} is incomplete: no Parquet files in {data / 'events'}\n{tmp_path / 'intact'}: ok\n",
+    )
+    manifest = json.loads((tmp_path / "intact" / "manifest.json").read_text("utf-8"))
+    (tmp_path / "intact" / "manifest.json").write_text(json.dumps({**manifest, "format": 99}), "utf-8")
+    result = _run("verify", "--data", str(tmp_path / "intact"))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: {tmp_path / 'intact'} was written by a newer Truc Lab (format 99; ")
+
+
+def test_upgrade_names_a_part_lost_or_resized_rather_than_up_to_date(tmp_path: Path) -> None:
+    """A current dataset is checked as every reader checks it before it is called up to date."""
+    data = tmp_path / "d"
+    assert _run("simulate", "--games", "20", "--players", "2", "--quiet", "--out", str(data)).exit_code == 0
+    assert _run("upgrade", "--data", str(data)).output == f"{data}: up to date\n"
+    part = data / "hands" / "part-00000.parquet"
+    original = part.read_bytes()
+    part.write_bytes(original[:5000])
+    result = _run("upgrade", "--data", str(data))
+    assert (result.exit_code, result.output) == (
+        1,
+        f"error: {part} has changed since the dataset was written (5,000 bytes where its manifest lists "
+        f"{len(original):,}): simulate or import it again\n",
+    )
+    part.unlink()
+    result = _run("upgrade", "--data", str(data))
+    assert (result.exit_code, result.output) == (
+        1,
+        f"error: {data} is incomplete: no Parquet files in {data / 'hands'}\n",
+    )
+
+
 def test_verify_reads_the_rows_of_a_part_its_checksum_passes(tmp_path: Path) -> None:
     """A manifest that lists the wrong rows for a part (hand-edited) is found by reading the part."""
     assert _run("simulate", "--games", "5", "--players", "2", "--quiet", "--out", str(tmp_path / "d")).exit_code == 0
