@@ -230,6 +230,21 @@ def test_export_to_standard_output_and_over_an_existing_file(tmp_path: Path, sim
     assert replaced.exit_code == 0 and out.read_text() == text
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_an_export_to_a_full_standard_output_says_so_and_not_that_it_was_written(sim_dataset_2p: Path) -> None:
+    """Standard output on a full disk: one line saying what failed, exit 1, and no "exported N games" before it."""
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()", "export"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*command, "--data", str(sim_dataset_2p), "--out", "-"], stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1:] == [
+        "error: cannot write to standard output: No space left on device; the export is incomplete"
+    ]
+    assert "exported" not in done.stderr and "Traceback" not in done.stderr
+
+
 def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
     """``truc policies | head -1``: no error line and no Python complaint, the exit code of a broken pipe."""
     command = [sys.executable, "-c", "from pipeline.cli import main; main()", "policies"]

@@ -743,9 +743,26 @@ def export_dataset(
             datasets = [_select_games(datasets, game_ids)]
         count = _workers(workers)
         if not isinstance(out, str | Path):
-            return _write_games(out, datasets, progress, count, not game_ids)
+            return _write_to_stream(out, datasets, progress, count, not game_ids)
         with atomic_file(Path(out), overwrite) as stream:
             return _write_games(stream, datasets, progress, count, not game_ids)
+
+
+def _write_to_stream(
+    stream: TextIO, datasets: list[tuple[Path, pa.Table]], progress: Progress | None, workers: int, every_game: bool
+) -> int:
+    """``_write_games`` to an open stream (standard output), flushed before the games are called written: a full
+    disk behind it was found only at the interpreter's exit, after "exported N games", as a bare ``[Errno 28]``. A
+    reader that leaves (``BrokenPipeError``) is the CLI's to report."""
+    try:
+        written = _write_games(stream, datasets, progress, workers, every_game)
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        name = "standard output" if getattr(stream, "name", None) == "<stdout>" else "the output"
+        raise DatasetError(f"cannot write to {name}: {exc.strerror or exc}; the export is incomplete") from None
+    return written
 
 
 def _select_games(datasets: list[tuple[Path, pa.Table]], game_ids: Sequence[int]) -> tuple[Path, pa.Table]:
