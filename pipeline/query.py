@@ -44,15 +44,26 @@ def query_text(sql: str | None, file: Path | None, stdin: TextIO) -> str:
     if sql is not None and file is not None:
         raise QueryError("two queries: give one as an argument or with --file, not both")
     if file is None:
-        return stdin.read() if sql == "-" else str(sql)
+        return _read_stdin(stdin) if sql == "-" else str(sql)
     if str(file) == "-":
-        return stdin.read()
+        return _read_stdin(stdin)
     try:
         return Path(file).read_text("utf-8")
     except UnicodeDecodeError:
         raise QueryError(f"{file} is not UTF-8 text") from None
     except OSError as exc:
         raise QueryError(f"cannot read {file}: {exc.strerror}") from None
+
+
+def _read_stdin(stdin: TextIO) -> str:
+    """Standard input's text, refused as a file is when it is not UTF-8 (Python keeps such bytes as lone
+    surrogates, which DuckDB then refused with a bare codec error)."""
+    text = stdin.read()
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise QueryError("standard input is not UTF-8 text") from None
+    return text
 
 
 def run_query(sql: str, data: Path | Sequence[Path]) -> pl.DataFrame | None:

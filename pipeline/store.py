@@ -248,9 +248,22 @@ def check_output_folder(
     out: Path, overwrite: bool, replaceable: Callable[[Path], bool] | None = None, kind: str = DATASET_KIND
 ) -> None:
     """``_check_output`` for a folder: an empty folder may always be replaced, any other only when it is
-    ``replaceable`` (by default ``_replaceable_dataset``)."""
+    ``replaceable`` (by default ``_replaceable_dataset``). Its path must be text (``text_path``)."""
+    text_path(out, "write")
     is_kind = replaceable or _replaceable_dataset
     _check_output(out, overwrite, lambda path: path.is_dir() and (not any(path.iterdir()) or is_kind(path)), kind)
+
+
+def text_path(path: Path, verb: str) -> None:
+    """Refuse a folder whose path is not UTF-8 text (bytes that Python keeps as lone surrogates): pyarrow and
+    DuckDB take a path as UTF-8 and failed on it with a bare codec error naming no option."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise DatasetError(
+            f"cannot {verb} {path}: its name is not UTF-8 text, which the Parquet and DuckDB libraries need; "
+            "rename it or choose another"
+        ) from None
 
 
 def _is_dataset(path: Path) -> bool:
@@ -832,6 +845,7 @@ def expand_datasets(paths: Sequence[Path]) -> list[Path]:
     left alone. Raises ``DatasetError`` for a folder that holds none."""
     found: list[Path] = []
     for path in map(Path, paths):
+        text_path(path, "read")
         if _is_dataset(path) or not path.is_dir():
             found.append(path)
             continue

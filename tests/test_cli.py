@@ -454,6 +454,30 @@ def test_check_starts_without_duckdb_or_polars() -> None:
     assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
 
 
+def test_a_dataset_path_or_a_query_that_is_not_utf8_is_one_line(tmp_path: Path, sim_dataset_2p: Path) -> None:
+    """A folder's name in bytes that are not UTF-8 (kept by Python as lone surrogates), which pyarrow and DuckDB
+    refused with a bare codec error naming no option, and standard input that is not UTF-8 for ``truc sql``."""
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()"]
+    odd = os.fsdecode(bytes(tmp_path) + b"/d\xff")
+    cases = [
+        (["simulate", "--games", "2", "--quiet", "--out", odd], "cannot write"),
+        (["stats", "mano_advantage", "--data", odd], "cannot read"),
+    ]
+    for args, verb in cases:
+        done = subprocess.run([*command, *args], capture_output=True)
+        assert done.returncode == 1, args
+        lines = done.stderr.decode("utf-8", "replace").splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: {verb} "), lines
+        assert lines[0].endswith(
+            ": its name is not UTF-8 text, which the Parquet and DuckDB libraries need; rename it or choose another"
+        )
+    assert [path.name for path in tmp_path.iterdir()] == []
+    done = subprocess.run(
+        [*command, "sql", "--data", str(sim_dataset_2p), "-"], input=b"select \xff\xfe", capture_output=True
+    )
+    assert (done.returncode, done.stderr) == (1, b"error: standard input is not UTF-8 text\n")
+
+
 def test_an_empty_statistic_keeps_stdout_clean_and_says_why_on_stderr(sim_dataset_2p: Path) -> None:
     """The envit over Catalan games: a CSV header alone on stdout (still valid CSV), the reason on stderr."""
     result = run("stats", "envit", "--data", str(sim_dataset_2p), "--format", "csv")
