@@ -267,7 +267,12 @@ def text_path(path: Path, verb: str) -> None:
 
 
 def _is_dataset(path: Path) -> bool:
-    return (path / "manifest.json").is_file()
+    """Whether ``path`` holds a manifest; a folder that cannot be searched is named (``is_file`` lets the
+    system's "Permission denied" through, which reached the user bare)."""
+    try:
+        return (path / "manifest.json").is_file()
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc.strerror}") from None
 
 
 TALLIES: Final = "tallies"

@@ -97,6 +97,35 @@ def test_links_that_make_a_cycle_are_walked_once(
         assert result.exit_code == 0, result.stderr
 
 
+@pytest.mark.skipif(
+    os.geteuid() == 0 and shutil.which("setpriv") is None, reason="root reads any folder; setpriv runs as nobody"
+)
+def test_a_folder_of_runs_with_a_folder_it_may_not_search_names_it(small_runs: list[Path]) -> None:
+    """A run folder the user may not enter (mode 000): one line naming it, not Python's bare "[Errno 13]
+    Permission denied: '.../manifest.json'". Run as nobody when the tests run as root."""
+    import tempfile
+
+    top = Path(tempfile.mkdtemp(prefix="truc-permissions-"))
+    try:
+        runs = top / "runs"
+        shutil.copytree(small_runs[0], runs / "a")
+        (runs / "secret" / "inner").mkdir(parents=True)
+        for path in [top, *top.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        (runs / "secret").chmod(0)
+        command = [sys.executable, "-c", "from pipeline.cli import main; main()", "datasets", "--data", str(runs)]
+        if os.geteuid() == 0:
+            nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            if subprocess.run([*nobody, *command[:2], "import pipeline"], cwd=top).returncode != 0:
+                pytest.skip("nobody cannot run this Python (its installation is not readable by all)")
+            command = [*nobody, *command]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=top)
+        assert (done.returncode, done.stderr) == (1, f"error: cannot read {runs / 'secret'}: Permission denied\n")
+    finally:
+        (top / "runs" / "secret").chmod(0o755)
+        shutil.rmtree(top)
+
+
 def test_a_named_pipe_in_a_dataset_is_refused_not_waited_on(tmp_path: Path, small_runs: list[Path]) -> None:
     """A named pipe named like a part (or a link to a device) would block every reader, which waits for a
     writer that never comes: an entry of a table that is not a regular file is refused by name."""
