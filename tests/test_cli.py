@@ -568,3 +568,6 @@ def test_report_writes_the_page_under_its_title(tmp_path: Path, sim_dataset_2p: 
     blank = run("report", "--data", str(sim_dataset_2p), "--out", str(tmp_path / "blank"), "--title", " ")
     assert blank.exit_code == 1 and blank.output == "error: the report's title is empty\n"
     assert not (tmp_path / "blank").exists()
+    odd = run("report", "--data", str(sim_dataset_2p), "--out", str(tmp_path / "odd"), "--title", "a\udcffb")
+    assert (odd.exit_code, odd.output) == (1, "error: the report's title (--title) is not UTF-8 text\n")
+    assert not (tmp_path / "odd").exists()

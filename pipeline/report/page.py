@@ -107,6 +107,10 @@ def build_report(
 
     if not title.strip():
         raise ValueError("the report's title is empty")
+    try:
+        title.encode("utf-8")  # bytes that are not UTF-8 reach Python as lone surrogates, which no page can hold
+    except UnicodeEncodeError:
+        raise ValueError("the report's title (--title) is not UTF-8 text") from None
     store.check_output_folder(Path(out), overwrite, _is_report, REPORT_KIND)  # before the statistics are computed
     say = progress or (lambda _message: None)
     paths = store.expand_datasets([Path(d) for d in data])
