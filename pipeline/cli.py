@@ -911,6 +911,12 @@ def train(
     checkpoint_seconds: Annotated[
         float, typer.Option(metavar="S", min=0, help="Seconds between two checkpoints.")
     ] = 60.0,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            "--overwrite", help="Replace --out if it is a file (not needed to continue this training's own output)."
+        ),
+    ] = False,
     quiet: _Quiet = False,
 ) -> None:
     """Train the cfr bot: external-sampling MCCFR over one 2-player hand with a card abstraction; kill it and
@@ -923,7 +929,7 @@ def train(
     config = TrainConfig.of(variant, options, iterations, seed, buckets, min_visits, against)
     with _progress(quiet, "training") as update:
         bar = None if update is None else (lambda done, total: update(done, total, 2 * done, 2 * done))
-        result = train_policy(config, out, bar, checkpoint_seconds, check_games)
+        result = train_policy(config, out, bar, checkpoint_seconds, check_games, overwrite)
     for line in result.lines():
         typer.echo(line)
 

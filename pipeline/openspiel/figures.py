@@ -6,27 +6,38 @@ its iterations, and the exact exploitability of bots (``truc equilibrium`` print
 (the search bot made deterministic from a seed: ``bots.seeded_search``) and runs CFR+, then writes to its
 folder ``figures.json`` (every number), ``cfr_plus.csv`` (the curve) and ``exploitability.png`` / ``.svg``
 (the curve and the bots, an Altair chart).
+
+Every input is checked before anything is written, the folder last (``check_figures_folder``): a new one, an
+empty one, or one holding an earlier run's ``figures.json`` (the figures are derived, remade at will, as a
+report is), beside files of other kinds (``docs/equilibrium`` holds policy files and other runs' folders). The
+tree and the figures are made in a temporary folder beside it (``figures_folder``); a new folder is that one
+moved in whole, an existing one receives the four files, replacing an earlier run's and nothing else.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import math
+import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import altair as alt
 import pyspiel
 import vl_convert as vlc
 
+from pipeline import filesystem, store
+from pipeline.interrupts import stop_signals_held
 from pipeline.openspiel.bots import state_policy
 from pipeline.openspiel.game import game_name
 from pipeline.openspiel.solve import exploitability, export_tree
 from pipeline.policies import parse_policy
+from pipeline.variants import get_variant
 
 SMALL_OPTIONS: dict[str, dict[str, str]] = {"trut": {"deck": "8"}, "catalan": {"deck": "7"}}
 """The options that make a variant small enough to solve exactly (``truc equilibrium``'s default)."""
@@ -101,7 +112,9 @@ def count_deals(game: Any) -> int:
 
 
 def load_small_game(variant: str, players: int, options: Mapping[str, str]) -> Any:
-    """One hand of ``variant`` with each seat's cards dealt as one chance outcome."""
+    """One hand of ``variant`` with each seat's cards dealt as one chance outcome; ``UnknownVariant`` (one
+    line, as every command's) for a variant that does not exist, not OpenSpiel's list of its games."""
+    get_variant(variant)
     text = " ".join(f"{k}={v}" for k, v in options.items())
     return pyspiel.load_game(game_name(variant), {"players": players, "options": text, "deal": "hands"})
 
@@ -117,41 +130,104 @@ def equilibrium_figures(
     seed: int = 0,
 ) -> Figures:
     """Measure a small game (see the module docstring) and write the figures to the folder ``out``; ``bots`` are
-    ``default_bots(variant)`` unless given; ``seed`` is the search bot's."""
+    ``default_bots(variant)`` unless given; ``seed`` is the search bot's. Every input is checked, ``out`` last,
+    before anything is written."""
+    from pipeline.experiments.runner import check_seed  # the run seed's bound and its message, as every command's
+
     tell = say or (lambda _: None)
+    if iterations < 1:
+        raise ValueError(f"--iterations must be at least 1, not {iterations}")
+    check_seed(seed)
     bots = default_bots(variant) if bots is None else bots
     game = load_small_game(variant, players, options)
-    out.mkdir(parents=True, exist_ok=True)
     policies = {spec: state_policy(parse_policy(spec), seed) for spec in bots}
-    tell(f"exporting the tree of {game}")
-    tree = export_tree(game, out / "tree.efg", policies, progress=lambda n: tell(f"{n:,} histories"))
-    figures = Figures(
-        str(game),
-        count_deals(game),
-        tree.histories,
-        tree.terminals,
-        tree.decisions,
-        tree.infostate_counts(),
-        tree.seconds,
-        seed=seed,
-        variant=variant,
-        options=dict(options),
-    )
-    arrays = tree.arrays
-    assert arrays is not None
-    for spec in bots:
-        figures.bots[spec] = arrays.exploitability(tree.bot_strategies[spec])
-        tell(f"{spec}: {figures.bots[spec]:.4f}")
-    started = time.perf_counter()
-    figures.cfr_plus, average = arrays.cfr_plus(
-        iterations, progress=lambda i, value: tell(f"CFR+ iteration {i:,}: exploitability {value:.6f}")
-    )
-    figures.cfr_plus_seconds = time.perf_counter() - started
-    tell("checking the end point with OpenSpiel's own best responses")
-    figures.openspiel_check = exploitability(tree.efg_game(), tree.efg_policy(average))
-    (out / "tree.efg").unlink()
-    write_figures(figures, out)
+    with figures_folder(out) as work:
+        tell(f"exporting the tree of {game}")
+        tree = export_tree(game, work / "tree.efg", policies, progress=lambda n: tell(f"{n:,} histories"))
+        figures = Figures(
+            str(game),
+            count_deals(game),
+            tree.histories,
+            tree.terminals,
+            tree.decisions,
+            tree.infostate_counts(),
+            tree.seconds,
+            seed=seed,
+            variant=variant,
+            options=dict(options),
+        )
+        arrays = tree.arrays
+        assert arrays is not None
+        for spec in bots:
+            figures.bots[spec] = arrays.exploitability(tree.bot_strategies[spec])
+            tell(f"{spec}: {figures.bots[spec]:.4f}")
+        started = time.perf_counter()
+        figures.cfr_plus, average = arrays.cfr_plus(
+            iterations, progress=lambda i, value: tell(f"CFR+ iteration {i:,}: exploitability {value:.6f}")
+        )
+        figures.cfr_plus_seconds = time.perf_counter() - started
+        tell("checking the end point with OpenSpiel's own best responses")
+        figures.openspiel_check = exploitability(tree.efg_game(), tree.efg_policy(average))
+        (work / "tree.efg").unlink()
+        write_figures(figures, work)
     return figures
+
+
+FIGURES_KIND: Final = "an empty folder or one holding the figures of an earlier truc equilibrium (figures.json)"
+
+
+def _holds_figures(folder: Path) -> bool:
+    """Whether ``folder`` holds an earlier run's ``figures.json`` (a ``Figures`` record: its fields without a
+    default, which every version wrote) and is not a dataset (an older Truc Lab wrote its figures into any
+    folder, a dataset too: it stays refused)."""
+    try:
+        record = store.read_json(folder / "figures.json")
+    except (OSError, store.DatasetError):
+        return False
+    required = {f.name for f in fields(Figures) if f.default is MISSING and f.default_factory is MISSING}
+    is_figures = isinstance(record, dict) and required <= record.keys()
+    return is_figures and not os.path.lexists(folder / "manifest.json")
+
+
+def check_figures_folder(out: Path) -> None:
+    """Refuse an ``out`` that is not a new folder, an empty one or one with an earlier run's figures
+    (``store.check_output_folder``: also one under a file or inside a dataset), before any work is done."""
+    store.check_output_folder(out, True, _holds_figures, FIGURES_KIND)
+
+
+@contextlib.contextmanager
+def figures_folder(out: Path) -> Iterator[Path]:
+    """A temporary folder beside ``out`` to make the figures in, removed on any error; on success a new ``out``
+    is that folder moved in whole (``store.atomic_dataset``), an existing one (``check_figures_folder``)
+    receives the files made in it, moved in with Ctrl-C held, replacing those of an earlier run and leaving
+    its other files as they are."""
+    out = Path(out)
+    check_figures_folder(out)
+    if not out.exists():
+        with store.atomic_dataset(out, overwrite=False) as tmp:
+            yield tmp
+        return
+    beside = Path(os.path.abspath(out))  # --out . has a parent and a name
+    work = filesystem.temporary_beside(beside, "tmp")  # a command killed meanwhile leaves it to the next one's sweep
+    held: int | None = None
+    try:
+        try:
+            with filesystem.folder_locked(beside.parent):
+                filesystem.sweep(beside.parent)
+                work.mkdir()
+                held = filesystem.hold(work)
+        except OSError as exc:
+            raise store.cannot_write(out, exc) from exc
+        yield work
+        with stop_signals_held():
+            for made in sorted(work.iterdir()):
+                try:
+                    os.replace(made, out / made.name)
+                except OSError as exc:
+                    raise store.cannot_write(out / made.name, exc) from exc
+    finally:
+        filesystem.remove(work)
+        filesystem.release(held)
 
 
 def write_figures(figures: Figures, out: Path) -> None:

@@ -28,6 +28,12 @@ iteration, the sampler's state) is pickled next to the policy file (``<out>.chec
 The same command run again continues from it; the sampler draws exactly what it would have drawn, so the
 same seed gives the same policy file whatever was interrupted (and a larger ``iterations`` continues a
 finished training).
+
+**The output.** Everything is checked before the first iteration: the seed, the variant, the ``against`` file,
+the checkpoint, and ``out``, which is written aside and renamed in once complete (``store.atomic_file``, held
+for the training's life). An existing ``out`` is replaced only when asked to (``overwrite``) or when it is this
+training's own output, continued from its checkpoint; never when it is the ``against`` file, nor when it is
+not a file.
 """
 
 from __future__ import annotations
@@ -38,14 +44,16 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from pipeline import filesystem
 from pipeline.engine.actions import Action
 from pipeline.engine.game import Game, new_game
 from pipeline.engine.rules import Config
 from pipeline.engine.view import SeatView
 from pipeline.policies.cfr import SKIP, Abstraction, CfrPolicy, PolicyTable, write_policy
 from pipeline.policies.search import hand_value
+from pipeline.store import atomic_file
 from pipeline.variants import VARIANTS
 
 CHECKPOINT_SUFFIX = ".checkpoint"
@@ -311,10 +319,48 @@ def checkpoint_path(out: Path) -> Path:
 
 
 def _save(trainer: _Trainer, where: Path) -> None:
-    temporary = where.with_name(where.name + ".tmp")
-    with temporary.open("wb") as raw:
-        pickle.dump(trainer.state(), raw, protocol=pickle.HIGHEST_PROTOCOL)
-    temporary.replace(where)
+    """The checkpoint, written aside and renamed in (``store.atomic_file``; pickled into its bytes)."""
+    with atomic_file(where, overwrite=True) as stream:
+        pickle.dump(trainer.state(), stream.buffer, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _write_policy_into(stream: TextIO, policy: PolicyTable) -> None:
+    """``write_policy`` onto the temporary file of ``store.atomic_file``, which renames it to the output: the
+    policy file's format stays written in one place (``pipeline.policies.cfr``). That function writes beside
+    its path first (``NAME.tmp``), removed here should it fail."""
+    temporary = Path(stream.name)
+    try:
+        write_policy(temporary, policy)
+    except BaseException:
+        filesystem.remove(temporary.with_name(temporary.name + ".tmp"))
+        raise
+
+
+def _check_out(config: TrainConfig, out: Path) -> None:
+    """Refuse an ``out`` (or its checkpoint) that is the ``against`` file, and an ``out`` that is not a file."""
+    if config.against is not None:
+        against = Path(config.against)
+        for path, what in ((out, "--out"), (checkpoint_path(out), "the checkpoint of --out")):
+            same = filesystem.identity(path)
+            if path.resolve() == against or (same is not None and same == filesystem.identity(against)):
+                raise ValueError(f"{what} {path} is the --against file {against}: write the policy elsewhere")
+    if not out.parent.is_dir():
+        raise ValueError(f"{out.parent} is not a folder")
+    if out.exists() and not out.is_file():
+        raise ValueError(f"--out {out} exists and is not a file: choose another --out")
+
+
+def _resume(trainer: _Trainer, where: Path) -> bool:
+    """Restore ``trainer`` from its checkpoint ``where``; False when there is none."""
+    if not where.exists():
+        return False
+    try:
+        with where.open("rb") as raw:
+            state = pickle.load(raw)
+    except Exception as exc:
+        raise ValueError(f"{where}: not a readable checkpoint ({type(exc).__name__}); remove it") from None
+    trainer.restore(state, where)
+    return True
 
 
 def train_policy(
@@ -323,41 +369,40 @@ def train_policy(
     progress: Callable[[int, int], None] | None = None,
     checkpoint_seconds: float = 60.0,
     check_games: int = 0,
+    overwrite: bool = False,
 ) -> TrainResult:
     """Train ``config`` into the policy file ``out``, continuing from ``out``'s checkpoint if there is one
     (the module docstring); ``progress(iterations done, iterations)`` now and then. Then, with ``check_games``,
-    measure how often the policy falls back on the threshold bot in that many games against it."""
+    measure how often the policy falls back on the threshold bot in that many games against it. An existing
+    ``out`` is refused unless ``overwrite`` or it is this training's own (its checkpoint continued)."""
+    from pipeline.experiments.runner import check_seed  # the run seed's bound and its message, as every command's
+
     if config.iterations < 1:
         raise ValueError(f"iterations={config.iterations} must be at least 1")
-    if not out.parent.is_dir():
-        raise ValueError(f"{out.parent} is not a folder")
+    check_seed(config.seed)
     trainer = _Trainer(config)
+    _check_out(config, out)
     where = checkpoint_path(out)
-    if where.exists():
-        try:
-            with where.open("rb") as raw:
-                state = pickle.load(raw)
-        except Exception as exc:
-            raise ValueError(f"{where}: not a readable checkpoint ({type(exc).__name__}); remove it") from None
-        trainer.restore(state, where)
+    own = _resume(trainer, where)
     resumed = trainer.iteration
     if resumed > config.iterations:
         raise ValueError(
             f"{where} holds {resumed} iterations, more than the {config.iterations} asked: ask at least as many"
         )
-    started = last = time.perf_counter()
-    while trainer.iteration < config.iterations:
-        trainer.iterate()
-        now = time.perf_counter()
-        if progress is not None and (trainer.iteration % 100 == 0 or trainer.iteration == config.iterations):
-            progress(trainer.iteration, config.iterations)
-        if now - last >= checkpoint_seconds:
-            _save(trainer, where)
-            last = now
-    seconds = time.perf_counter() - started
-    _save(trainer, where)
-    policy = trainer.policy()
-    write_policy(out, policy)
+    with atomic_file(out, overwrite or own) as stream:
+        started = last = time.perf_counter()
+        while trainer.iteration < config.iterations:
+            trainer.iterate()
+            now = time.perf_counter()
+            if progress is not None and (trainer.iteration % 100 == 0 or trainer.iteration == config.iterations):
+                progress(trainer.iteration, config.iterations)
+            if now - last >= checkpoint_seconds:
+                _save(trainer, where)
+                last = now
+        seconds = time.perf_counter() - started
+        _save(trainer, where)
+        policy = trainer.policy()
+        _write_policy_into(stream, policy)
     result = TrainResult(out, trainer.iteration, resumed, len(trainer.tables), len(policy.infostates), seconds)
     if check_games > 0:
         result.fallbacks = measure_fallbacks(out, check_games, config.seed)
