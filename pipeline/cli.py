@@ -265,9 +265,7 @@ def simulate(
     ] = None,
     backend: _Backend = "local",
     address: _Address = None,
-    overwrite: Annotated[
-        bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or a dataset and nothing else.")
-    ] = False,
+    overwrite: _OverwriteDataset = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Play bots against each other and write the games as a Parquet dataset."""
@@ -337,6 +335,9 @@ _Format = Annotated[str, typer.Option("--format", metavar="FORMAT", help="table,
 _Overwrite = Annotated[
     bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or this command's own output.")
 ]
+_OverwriteDataset = Annotated[
+    bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or a dataset and nothing else.")
+]
 _Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
 _Unpaired = Annotated[
     bool,
@@ -397,7 +398,7 @@ def match(
     backend: _Backend = "local",
     address: _Address = None,
     format: _Format = "table",
-    overwrite: _Overwrite = False,
+    overwrite: _OverwriteDataset = False,
     quiet: _Quiet = False,
     unpaired: _Unpaired = False,
 ) -> None:
@@ -527,9 +528,7 @@ def import_(
         ),
     ],
     out: Annotated[Path, typer.Option(metavar="DIR", help="Dataset folder to create.")],
-    overwrite: Annotated[
-        bool, typer.Option("--overwrite", help="Replace --out if it is an empty folder or a dataset and nothing else.")
-    ] = False,
+    overwrite: _OverwriteDataset = False,
     skip_invalid: Annotated[
         bool,
         typer.Option("--skip-invalid", help="Import the valid games and report each invalid one, instead of stopping."),

@@ -319,3 +319,19 @@ def test_a_grid_point_that_is_the_opponent_says_mirror(tmp_path: Path) -> None:
     assert code == 0, err
     row = next(line for line in out.splitlines() if line.startswith("| 0.1 "))
     assert row.count("mirror") == 7
+
+
+def test_overwrite_replaces_what_each_command_s_help_says(tmp_path: Path) -> None:
+    """A match writes a dataset, so ``--overwrite`` replaces a dataset (its help says so, as simulate's does); a
+    tournament writes an experiment folder, so its ``--overwrite`` replaces only such a folder, never a dataset."""
+    assert "a dataset and nothing else" in " ".join(runner.invoke(app, ["match", "--help"]).stdout.split())
+    assert "this command's own output" in " ".join(runner.invoke(app, ["tournament", "--help"]).stdout.split())
+    data = tmp_path / "d"
+    assert run("simulate", "--games", "2", "--quiet", "--out", str(data))[0] == 0
+    match = ["match", "--a", "threshold", "--b", "random", "--games", "2", "--quiet", "--out", str(data)]
+    assert run(*match, "--overwrite")[0] == 0
+    code, _, err = run(
+        "tournament", "--policy", "threshold", "--policy", "random", "--games", "2", "--quiet", "--overwrite",
+        "--out", str(data),
+    )  # fmt: skip
+    assert code == 1 and f"{data} exists and is not" in err
