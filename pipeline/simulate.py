@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import pyarrow as pa
 
@@ -26,6 +26,7 @@ from pipeline.parts import PartWriter, new_batches
 from pipeline.playing import SEED_SCHEME, SimulationError, game_seed, play_game, play_match, rubber_wins
 from pipeline.policies import parse_policy, unread_parameters
 from pipeline.rows import add_game
+from pipeline.seeds import SEED_MAX, check_seed
 from pipeline.store import SIMULATION, atomic_dataset, write_manifest
 from pipeline.strength import DEFINITION, strength_table
 from pipeline.tallies import write_tallies
@@ -88,10 +89,6 @@ class SimulationResult:
     tally_seconds: float = 0.0  # the statistics' tallies, computed once the rows are written (pipeline.tallies)
 
 
-SEED_MAX: Final = 2**63 - 1
-"""The largest run seed: the manifest's seed is read back as a 64-bit integer (as a ``Seed`` tag is)."""
-
-
 def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
     """Check the spec; return the game configuration and the policy spec of every seat."""
     if not 1 <= spec.games <= SEED_MAX:
@@ -100,8 +97,7 @@ def resolve(spec: SimulationSpec) -> tuple[Config, list[str]]:
         )
     if spec.workers is not None and spec.workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {spec.workers}")
-    if not 0 <= spec.seed <= SEED_MAX:
-        raise SimulationError(f"--seed must be between 0 and {SEED_MAX} (a 64-bit integer), not {spec.seed}")
+    check_seed(spec.seed, SimulationError)
     config = get_variant(spec.variant).configure(spec.options)
     seats = [spec.policy] * config.players
     for seat, policy in spec.seat_policies.items():

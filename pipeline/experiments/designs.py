@@ -27,7 +27,6 @@ from pipeline.experiments.runner import (
     Match,
     MatchOutcome,
     check_games,
-    check_seed,
     fresh_seed,
     label,
     play_matches,
@@ -35,6 +34,7 @@ from pipeline.experiments.runner import (
 )
 from pipeline.playing import rubber_wins
 from pipeline.policies import parse_policy
+from pipeline.seeds import check_seed
 from pipeline.store import DATASET_KIND, DatasetError, atomic_dataset, read_json, read_manifest
 from pipeline.workers import LOCAL_BACKEND, Backend
 
@@ -153,7 +153,7 @@ def run_match(
 
 
 def _checked(settings: Settings) -> int:
-    check_seed(settings.seed)
+    check_seed(settings.seed, ExperimentError)
     if settings.workers is not None and settings.workers < 1:
         raise ExperimentError(f"--workers must be at least 1, not {settings.workers}")
     return check_games(settings.games)

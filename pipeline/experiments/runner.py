@@ -30,7 +30,8 @@ from pipeline.parts import PartWriter, new_batches
 from pipeline.playing import SimulationError, game_seed, play_game, rubber_wins
 from pipeline.policies import Policy, parse_policy
 from pipeline.rows import add_game
-from pipeline.simulate import CHUNK_GAMES, SEED_MAX, run_manifest
+from pipeline.seeds import SEED_MAX
+from pipeline.simulate import CHUNK_GAMES, run_manifest
 from pipeline.store import TABLES, write_manifest
 from pipeline.strength import strength_table
 from pipeline.tallies import write_tallies
@@ -98,11 +99,6 @@ def check_games(games: int, what: str = "--games") -> int:
             f"{what} must be an even number between 2 and {SEED_MAX} (games are played in pairs), not {games}"
         )
     return games // 2
-
-
-def check_seed(seed: int) -> None:
-    if not 0 <= seed <= SEED_MAX:
-        raise ExperimentError(f"--seed must be between 0 and {SEED_MAX} (a 64-bit integer), not {seed}")
 
 
 def two_sided_config(variant: str, options: Mapping[str, str]) -> Config:

@@ -37,6 +37,7 @@ from pipeline.openspiel.bots import state_policy
 from pipeline.openspiel.game import game_name
 from pipeline.openspiel.solve import exploitability, export_tree
 from pipeline.policies import parse_policy
+from pipeline.seeds import check_seed
 from pipeline.variants import get_variant
 
 SMALL_OPTIONS: dict[str, dict[str, str]] = {"trut": {"deck": "8"}, "catalan": {"deck": "7"}}
@@ -132,8 +133,6 @@ def equilibrium_figures(
     """Measure a small game (see the module docstring) and write the figures to the folder ``out``; ``bots`` are
     ``default_bots(variant)`` unless given; ``seed`` is the search bot's. Every input is checked, ``out`` last,
     before anything is written."""
-    from pipeline.experiments.runner import check_seed  # the run seed's bound and its message, as every command's
-
     tell = say or (lambda _: None)
     if iterations < 1:
         raise ValueError(f"--iterations must be at least 1, not {iterations}")

@@ -53,6 +53,7 @@ from pipeline.engine.rules import Config
 from pipeline.engine.view import SeatView
 from pipeline.policies.cfr import SKIP, Abstraction, CfrPolicy, PolicyTable, write_policy
 from pipeline.policies.search import hand_value
+from pipeline.seeds import check_seed
 from pipeline.store import atomic_file
 from pipeline.variants import VARIANTS
 
@@ -375,8 +376,6 @@ def train_policy(
     (the module docstring); ``progress(iterations done, iterations)`` now and then. Then, with ``check_games``,
     measure how often the policy falls back on the threshold bot in that many games against it. An existing
     ``out`` is refused unless ``overwrite`` or it is this training's own (its checkpoint continued)."""
-    from pipeline.experiments.runner import check_seed  # the run seed's bound and its message, as every command's
-
     if config.iterations < 1:
         raise ValueError(f"iterations={config.iterations} must be at least 1")
     check_seed(config.seed)
