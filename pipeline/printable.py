@@ -86,3 +86,14 @@ def spreadsheet_cell(text: str) -> str:
     if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
         return FORMULA_GUARD + text
     return text
+
+
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8. Bytes that are not UTF-8 reach Python (a file's name, an
+    argument, standard input) as lone surrogates, which pyarrow, DuckDB and a page cannot hold: they failed with a
+    bare codec error naming no option."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -16,6 +16,7 @@ import duckdb
 import polars as pl
 
 from pipeline import store
+from pipeline.printable import is_utf8
 from pipeline.stats import StatsError, interruptible, render, staged
 
 TABLE_ROWS = 1000
@@ -57,12 +58,10 @@ def query_text(sql: str | None, file: Path | None, stdin: TextIO) -> str:
 
 def _read_stdin(stdin: TextIO) -> str:
     """Standard input's text, refused as a file is when it is not UTF-8 (Python keeps such bytes as lone
-    surrogates, which DuckDB then refused with a bare codec error)."""
+    surrogates, which DuckDB then refused with a bare codec error: ``printable.is_utf8``)."""
     text = stdin.read()
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise QueryError("standard input is not UTF-8 text") from None
+    if not is_utf8(text):
+        raise QueryError("standard input is not UTF-8 text")
     return text
 
 

@@ -33,6 +33,7 @@ from typing import Any, Final, TextIO
 
 from pipeline import filesystem
 from pipeline.interrupts import stop_signals_held
+from pipeline.printable import is_utf8
 
 TABLES = ("games", "hands", "seats", "events")
 
@@ -255,15 +256,13 @@ def check_output_folder(
 
 
 def text_path(path: Path, verb: str) -> None:
-    """Refuse a folder whose path is not UTF-8 text (bytes that Python keeps as lone surrogates): pyarrow and
-    DuckDB take a path as UTF-8 and failed on it with a bare codec error naming no option."""
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
+    """Refuse a folder whose path is not UTF-8 text (``printable.is_utf8``): pyarrow and DuckDB take a path as
+    UTF-8."""
+    if not is_utf8(str(path)):
         raise DatasetError(
             f"cannot {verb} {path}: its name is not UTF-8 text, which the Parquet and DuckDB libraries need; "
             "rename it or choose another"
-        ) from None
+        )
 
 
 def _is_dataset(path: Path) -> bool:

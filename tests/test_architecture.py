@@ -103,5 +103,5 @@ def test_the_table_is_read_whole() -> None:
     assert (
         rows["engine/game.py"] == {"cards", "engine"}
         and rows["cli.py"] is None
-        and rows["store.py"] == {"filesystem", "interrupts", "parts"}
+        and rows["store.py"] == {"filesystem", "interrupts", "parts", "printable"}
     )

@@ -30,6 +30,7 @@ from typing import Any
 import polars as pl
 
 from pipeline import __version__, statistics, store
+from pipeline.printable import is_utf8
 from pipeline.report import article, claims, context, experiment_charts, experiments, render
 from pipeline.report.charts import CHARTS
 from pipeline.report.frames import (
@@ -107,10 +108,8 @@ def build_report(
 
     if not title.strip():
         raise ValueError("the report's title is empty")
-    try:
-        title.encode("utf-8")  # bytes that are not UTF-8 reach Python as lone surrogates, which no page can hold
-    except UnicodeEncodeError:
-        raise ValueError("the report's title (--title) is not UTF-8 text") from None
+    if not is_utf8(title):
+        raise ValueError("the report's title (--title) is not UTF-8 text")
     store.check_output_folder(Path(out), overwrite, _is_report, REPORT_KIND)  # before the statistics are computed
     say = progress or (lambda _message: None)
     paths = store.expand_datasets([Path(d) for d in data])
