@@ -67,6 +67,44 @@ def atomic_dataset(
     _recover(out)
     check_output_folder(out, overwrite, replaceable, kind)
     held_out, existing = _hold_output(out)
+    try:
+        with _folder_beside(out) as tmp:
+            yield tmp
+            _move_into_place(tmp, out, existing)
+    finally:
+        filesystem.release(held_out)
+
+
+@contextlib.contextmanager
+def files_added(out: Path) -> Iterator[Path]:
+    """Yield a temporary folder beside the existing folder ``out``; on success move each file made in it into
+    ``out``, replacing a file of the same name and leaving ``out``'s other files as they are (``truc equilibrium``
+    into a folder of earlier figures and notes), with Ctrl-C held while they move. The caller has checked that
+    ``out`` may receive them. An ``out`` that another command replaced meanwhile receives nothing; on any error
+    the temporary folder is removed and ``out`` is left as it was."""
+    out = Path(os.path.abspath(out))  # ``--out .`` has a parent and a name
+    held_out, existing = _hold_output(out)
+    try:
+        with _folder_beside(out) as tmp:
+            yield tmp
+            if filesystem.identity(out) != existing:
+                raise DatasetError(f"{out} was replaced by another command while this one ran; nothing was written")
+            with stop_signals_held():
+                for made in sorted(tmp.iterdir()):
+                    try:
+                        os.replace(made, out / made.name)
+                    except OSError as exc:
+                        raise cannot_write(out / made.name, exc) from exc
+            filesystem.remove(tmp)
+    finally:
+        filesystem.release(held_out)
+
+
+@contextlib.contextmanager
+def _folder_beside(out: Path) -> Iterator[Path]:
+    """A new temporary folder beside ``out`` (made with the parent locked and swept, and held, so that no other
+    command's sweep takes it while it is in use), for the caller to fill and move; removed on any error, which
+    names ``out`` (a full disk: ``_raise_if_output_full``)."""
     tmp = filesystem.temporary_beside(out, "tmp")  # named before it exists: an interrupt at any step finds it
     held: int | None = None
     try:
@@ -79,14 +117,12 @@ def atomic_dataset(
         except OSError as exc:
             raise cannot_write(out, exc) from exc
         yield tmp
-        _move_into_place(tmp, out, existing)
     except BaseException as exc:
         filesystem.remove(tmp)
         _raise_if_output_full(out, exc)
         raise
     finally:
         filesystem.release(held)
-        filesystem.release(held_out)
 
 
 Identity = tuple[int, int]

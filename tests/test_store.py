@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner, Result
 
-from pipeline import parts, stats, store
+from pipeline import filesystem, parts, stats, store
 from pipeline import simulate as simulate_module
 from pipeline.cli import app
 from pipeline.query import run_query
@@ -456,3 +456,48 @@ def test_a_writer_closed_twice_writes_and_gives_back_once(tmp_path: Path, monkey
     assert writer.close() == rows == dict.fromkeys(store.TABLES, 0)
     assert sorted(tmp_path.rglob("*.parquet")) == files and len(files) == len(store.TABLES)
     assert len(given_back) == 1
+
+
+# ------------------------------------------------------------------------------- files added to a folder
+
+
+def test_files_added_replace_their_namesakes_and_leave_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "figures"
+    out.mkdir()
+    (out / "figures.json").write_text("old")
+    (out / "notes.md").write_text("kept")
+    with store.files_added(out) as work:
+        assert work.parent == tmp_path and work != out
+        (work / "figures.json").write_text("new")
+        (work / "chart.svg").write_text("svg")
+    assert {p.name: p.read_text() for p in out.iterdir()} == {
+        "figures.json": "new",
+        "notes.md": "kept",
+        "chart.svg": "svg",
+    }
+    assert os.listdir(tmp_path) == ["figures"]  # the temporary folder is gone
+
+
+def test_files_added_to_a_folder_another_command_replaced_meanwhile_are_not_moved(tmp_path: Path) -> None:
+    """A folder replaced while the files were made (another run's ``--overwrite``) is not the one checked at
+    the start: nothing is moved into it, and nothing is left beside it."""
+    out = tmp_path / "figures"
+    out.mkdir()
+    replaced = pytest.raises(store.DatasetError, match="replaced by another command while this one ran")
+    with replaced, store.files_added(out) as work:
+        (work / "figures.json").write_text("new")
+        os.rename(out, tmp_path / "aside")
+        out.mkdir()
+    assert os.listdir(out) == [] and sorted(os.listdir(tmp_path)) == ["aside", "figures"]
+
+
+def test_files_added_to_a_folder_another_command_is_writing_are_refused(tmp_path: Path) -> None:
+    out = tmp_path / "figures"
+    out.mkdir()
+    held = filesystem.hold(out, follow=True)
+    try:
+        with pytest.raises(store.DatasetError, match="being written by another command"), store.files_added(out):
+            raise AssertionError("not reached")
+    finally:
+        filesystem.release(held)
+    assert os.listdir(tmp_path) == ["figures"]

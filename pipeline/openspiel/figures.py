@@ -31,8 +31,7 @@ import altair as alt
 import pyspiel
 import vl_convert as vlc
 
-from pipeline import filesystem, store
-from pipeline.interrupts import stop_signals_held
+from pipeline import store
 from pipeline.openspiel.bots import state_policy
 from pipeline.openspiel.game import game_name
 from pipeline.openspiel.solve import exploitability, export_tree
@@ -197,36 +196,17 @@ def check_figures_folder(out: Path) -> None:
 @contextlib.contextmanager
 def figures_folder(out: Path) -> Iterator[Path]:
     """A temporary folder beside ``out`` to make the figures in, removed on any error; on success a new ``out``
-    is that folder moved in whole (``store.atomic_dataset``), an existing one (``check_figures_folder``)
-    receives the files made in it, moved in with Ctrl-C held, replacing those of an earlier run and leaving
-    its other files as they are."""
+    is that folder moved in whole (``store.atomic_dataset``), and an existing one (``check_figures_folder``)
+    receives the files made in it (``store.files_added``), replacing those of an earlier run and leaving its other
+    files as they are."""
     out = Path(out)
     check_figures_folder(out)
     if not out.exists():
         with store.atomic_dataset(out, overwrite=False) as tmp:
             yield tmp
-        return
-    beside = Path(os.path.abspath(out))  # --out . has a parent and a name
-    work = filesystem.temporary_beside(beside, "tmp")  # a command killed meanwhile leaves it to the next one's sweep
-    held: int | None = None
-    try:
-        try:
-            with filesystem.folder_locked(beside.parent):
-                filesystem.sweep(beside.parent)
-                work.mkdir()
-                held = filesystem.hold(work)
-        except OSError as exc:
-            raise store.cannot_write(out, exc) from exc
-        yield work
-        with stop_signals_held():
-            for made in sorted(work.iterdir()):
-                try:
-                    os.replace(made, out / made.name)
-                except OSError as exc:
-                    raise store.cannot_write(out / made.name, exc) from exc
-    finally:
-        filesystem.remove(work)
-        filesystem.release(held)
+    else:
+        with store.files_added(out) as work:
+            yield work
 
 
 def write_figures(figures: Figures, out: Path) -> None:
