@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import os
 import random
 import zlib
 from dataclasses import asdict, dataclass
@@ -171,12 +172,26 @@ def write_policy(path_: Path, table: PolicyTable) -> None:
 
 def read_policy(path_: Path) -> PolicyTable:
     """Read a policy file; ``PolicyFileError`` (one line) for a file that is missing, damaged or of another
-    format."""
-    return _read_cached(str(Path(path_).resolve()))
+    format.
+
+    A file read before is not read again while it is the same file with the same content, as far as one
+    ``os.stat`` tells (its device and inode, size, modification and change times): a file retrained by ``truc
+    train`` (written aside and renamed in) or rewritten in place is read anew."""
+    name = str(Path(path_).resolve())
+    try:
+        status = os.stat(name)
+    except OSError:
+        return _read(name)  # the one-line error of a file that cannot be read (or the file, if it came meanwhile)
+    return _read_cached(name, status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 @functools.lru_cache(maxsize=4)
-def _read_cached(name: str) -> PolicyTable:
+def _read_cached(name: str, *identity: int) -> PolicyTable:
+    """``_read`` of the file ``name`` whose ``os.stat`` gave ``identity`` (``read_policy``): the key of the cache."""
+    return _read(name)
+
+
+def _read(name: str) -> PolicyTable:
     where = f"policy cfr: file {name}"
     try:
         with gzip.open(name, "rb") as raw:
