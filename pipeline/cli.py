@@ -98,6 +98,43 @@ def _reader_left() -> None:
     raise typer.Exit(141)
 
 
+def _stdout_closed() -> bool:
+    """Whether standard output is a pipe or a socket whose reader has gone: the one ``BrokenPipeError`` that
+    ``_reader_left`` answers. Any other pipe may break too (a worker's, multiprocessing's resource tracker's, whose
+    process could not start), and was taken for it: ``truc report`` run as a user who may not run the Python
+    interpreter ended with exit code 141 and not a word. Linux polls the writing end of a pipe with no reader
+    as ``POLLERR`` (a socket whose peer left, ``POLLHUP``); a system without ``poll`` keeps the old answer."""
+    import select
+    import stat
+
+    try:
+        descriptor = sys.stdout.fileno()
+        if not stat.S_ISFIFO(mode := os.fstat(descriptor).st_mode) and not stat.S_ISSOCK(mode):
+            return False  # a terminal, a file, /dev/null: none raises BrokenPipeError
+    except (AttributeError, ValueError, OSError):  # no standard output, or not a file (io.UnsupportedOperation)
+        return False
+    if not hasattr(select, "poll"):
+        return True
+    poll = select.poll()
+    poll.register(descriptor, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poll.poll(0))
+
+
+def _broken_pipe(exc: BrokenPipeError, writing: bool) -> str:
+    """The line that says which pipe broke, when it is not standard output's: where it was written to, as the
+    innermost frame of the traceback names it (``multiprocessing/resource_tracker.py``); ``writing``: the command
+    writes an output, which its failure leaves unwritten."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = "/".join(Path(frames[-1].filename).parts[-2:]) if frames else "an unknown place"
+    written = "; nothing was written" if writing else ""
+    return (
+        f"a pipe to another process broke ({exc.strerror or exc}, writing in {where}): the process at its other "
+        f"end ended early{written} (TRUC_DEBUG=1 shows the traceback)"
+    )
+
+
 _WRITING_COMMANDS: Final = frozenset({"simulate", "import_", "export", "report"})
 
 
@@ -115,7 +152,8 @@ def _interrupted(exc: BaseException | None) -> bool:
 
 def clean_errors(command: F) -> F:
     """Turn the library's input errors into one line and exit code 1, and Ctrl-C into one line and 130."""
-    interrupted = "interrupted; nothing was written" if command.__name__ in _WRITING_COMMANDS else "interrupted"
+    writing = command.__name__ in _WRITING_COMMANDS
+    interrupted = "interrupted; nothing was written" if writing else "interrupted"
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -125,8 +163,14 @@ def clean_errors(command: F) -> F:
             raise
         except KeyboardInterrupt:
             _fail(interrupted, 130)
-        except BrokenPipeError:
-            _reader_left()
+        except BrokenPipeError as exc:
+            if _stdout_closed():
+                _reader_left()
+            if os.environ.get("TRUC_DEBUG"):  # click would swallow it re-raised (its EPIPE is standard output's)
+                import traceback
+
+                traceback.print_exc()
+            _fail(_broken_pipe(exc, writing))
         except Exception as exc:
             if _interrupted(exc):
                 _fail(interrupted, 130)
@@ -876,15 +920,21 @@ def equilibrium(
     exploitability against its iterations, and each bot's exact exploitability in points per hand (needs
     OpenSpiel: pip install 'truc-lab[research]'; docs/equilibrium.md)."""
     try:
-        from pipeline.openspiel.figures import SMALL_OPTIONS, equilibrium_figures
+        from pipeline.openspiel.figures import SMALL_OPTIONS, equilibrium_figures, interrupted_line
     except ImportError:
         _fail("truc equilibrium needs OpenSpiel: pip install 'truc-lab[research]'")
-    say = None if quiet else (lambda line: typer.echo(line, err=True))
-    options = _pairs(option, "--option") if option else dict(SMALL_OPTIONS.get(variant, {}))
-    figures = equilibrium_figures(variant, players, options, iterations, out, tuple(bot) or None, say, seed)
-    for line in figures.lines():
-        typer.echo(line)
-    typer.echo(f"figures written to {out}")
+    from pipeline.filesystem import identity
+
+    before = identity(out / "figures.json")
+    try:
+        say = None if quiet else (lambda line: typer.echo(line, err=True))
+        options = _pairs(option, "--option") if option else dict(SMALL_OPTIONS.get(variant, {}))
+        figures = equilibrium_figures(variant, players, options, iterations, out, tuple(bot) or None, say, seed)
+        for line in figures.lines():
+            typer.echo(line)
+        typer.echo(f"figures written to {out}")
+    except KeyboardInterrupt:
+        _fail(interrupted_line(out, before), 130)
 
 
 @command(short_help="Train a 2-player policy by Monte Carlo CFR (resumable).")
@@ -921,16 +971,22 @@ def train(
     """Train the cfr bot: external-sampling MCCFR over one 2-player hand with a card abstraction; kill it and
     run the same command again, it continues from its checkpoint (docs/equilibrium.md)."""
     try:
-        from pipeline.openspiel.mccfr import TrainConfig, train_policy
+        from pipeline.openspiel.mccfr import TrainConfig, interrupted_line, train_policy
     except ImportError:
         _fail("truc train needs OpenSpiel: pip install 'truc-lab[research]'")
-    options = {"players": "2", **_pairs(option, "--option")}
-    config = TrainConfig.of(variant, options, iterations, seed, buckets, min_visits, against)
-    with _progress(quiet, "training") as update:
-        bar = None if update is None else (lambda done, total: update(done, total, 2 * done, 2 * done))
-        result = train_policy(config, out, bar, checkpoint_seconds, check_games, overwrite)
-    for line in result.lines():
-        typer.echo(line)
+    from pipeline.filesystem import identity
+
+    before = identity(out)
+    try:
+        options = {"players": "2", **_pairs(option, "--option")}
+        config = TrainConfig.of(variant, options, iterations, seed, buckets, min_visits, against)
+        with _progress(quiet, "training") as update:
+            bar = None if update is None else (lambda done, total: update(done, total, 2 * done, 2 * done))
+            result = train_policy(config, out, bar, checkpoint_seconds, check_games, overwrite)
+        for line in result.lines():
+            typer.echo(line)
+    except KeyboardInterrupt:
+        _fail(interrupted_line(out, before, checkpoint_seconds), 130)
 
 
 def _games_done(update: Callable[[int, int, int, int], None], total: int, games: int, hands: int) -> None:

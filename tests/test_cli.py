@@ -255,6 +255,62 @@ def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
     assert process.stderr.read() == b""
 
 
+_ANOTHER_PIPE_BREAKS = """
+import os
+import pipeline.policies
+
+def lines():  # a pipe whose reader is gone, not standard output: a worker's, the resource tracker's
+    reader, writer = os.pipe()
+    os.close(reader)
+    os.write(writer, b"chunk")
+
+pipeline.policies.policy_lines = lines
+from pipeline.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_pipe_that_is_not_standard_output_breaking_is_an_error_not_a_reader_that_left(debug: bool) -> None:
+    """A ``BrokenPipeError`` from another pipe than standard output's (``truc report`` run as nobody: the
+    resource tracker that could not start) was taken for a reader that left: exit code 141 and not a word. It is
+    an error: one line saying which pipe broke, exit 1; ``TRUC_DEBUG=1`` shows the traceback."""
+    env = {**os.environ, "TRUC_DEBUG": "1"} if debug else {k: v for k, v in os.environ.items() if k != "TRUC_DEBUG"}
+    command = [sys.executable, "-c", _ANOTHER_PIPE_BREAKS, "policies"]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    assert (done.returncode, done.stdout) == (1, "")
+    line = (
+        "error: a pipe to another process broke (Broken pipe, writing in <string>): the process at its other end "
+        "ended early (TRUC_DEBUG=1 shows the traceback)\n"
+    )
+    if debug:
+        assert done.stderr.startswith("Traceback") and done.stderr.endswith(
+            f"BrokenPipeError: [Errno 32] Broken pipe\n{line}"
+        )
+    else:
+        assert done.stderr == line
+
+
+def test_standard_output_closed_after_another_pipe_broke_is_still_the_reader_that_left() -> None:
+    """Standard output's reader gone: 141 and silent, whichever pipe the error came from (the reader left first)."""
+    command = [sys.executable, "-c", _ANOTHER_PIPE_BREAKS, "policies"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""
+
+
+def test_a_broken_pipe_under_the_test_runner_is_an_error() -> None:
+    """In process (typer's runner: standard output is no file), a ``BrokenPipeError`` is an error in one line."""
+    from unittest import mock
+
+    with mock.patch("pipeline.policies.policy_lines", side_effect=BrokenPipeError(32, "Broken pipe")):
+        result = run("policies")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith("error: a pipe to another process broke (Broken pipe, writing in ")
+
+
 def test_stats_prints_the_columns_asked_for(sim_dataset_2p: Path) -> None:
     args = ["stats", "variant_comparison", "--data", str(sim_dataset_2p), "--format", "csv"]
     result = run(*args, "--columns", "variant, fold_rate", "--columns", "games")

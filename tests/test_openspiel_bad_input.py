@@ -97,7 +97,7 @@ def test_equilibrium_interrupted_leaves_no_folder_and_no_partial_tree(tmp_path: 
 
     monkeypatch.setattr(figures, "export_tree", stopped_export)
     result = run("equilibrium", "--out", str(tmp_path / "e"), "--iterations", "2", "--bot", "random", "--quiet")
-    assert result.exit_code == 130 and "interrupted" in result.output
+    assert result.exit_code == 130 and result.output == "error: interrupted; nothing was written\n"
     assert listing(tmp_path) == {}
 
 

@@ -22,6 +22,14 @@ its ``probabilities``, and with the abstraction's keys. For each file:
 The bots (``--bot``, the random and threshold bots by default) are measured on the same tree. It writes to
 ``out`` ``convergence.json`` (every number), ``convergence.csv`` (the curve) and ``convergence.png`` /
 ``.svg`` (the chart, with CFR+'s end point from ``figures.json`` in the same folder when it is there).
+
+It writes as ``truc equilibrium`` does (``figures.figures_folder``): ``out`` is checked before the training
+starts (a new folder, an empty one, or one holding the figures of an earlier ``truc equilibrium``, as
+``docs/equilibrium`` does, or an earlier curve; anything else is refused), the four files are made in a temporary
+folder beside it, and at the end a new ``out`` is that folder moved in whole, an
+existing one receives the four files, replacing an earlier curve's and keeping its other files. An interrupted
+or failed run leaves ``out`` as it was. The policy files and the tree are made in a temporary folder of the
+system's, removed at the end.
 """
 
 from __future__ import annotations
@@ -38,8 +46,18 @@ from typing import Any
 
 import altair as alt
 
+from pipeline import filesystem, store
 from pipeline.openspiel.bots import state_abstraction, state_policy
-from pipeline.openspiel.figures import SMALL_OPTIONS, load_small_game, setting_name, write_measure
+from pipeline.openspiel.figures import (
+    SMALL_OPTIONS,
+    Figures,
+    figures_folder,
+    holds_record,
+    interrupted_line,
+    load_small_game,
+    setting_name,
+    write_measure,
+)
 from pipeline.openspiel.mccfr import TrainConfig, train_policy
 from pipeline.openspiel.solve import StatePolicy, export_tree
 from pipeline.policies import parse_policy
@@ -48,6 +66,10 @@ from pipeline.policies.cfr import Abstraction, CfrPolicy
 DEFAULT_ITERATIONS: tuple[int, ...] = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000)
 DEFAULT_BOTS: tuple[str, ...] = ("random", "threshold")
 ABSTRACTION = "cfr"
+CURVE_KIND = (
+    "an empty folder or one holding the figures of an earlier truc equilibrium (figures.json) or an earlier curve "
+    "(convergence.json)"
+)
 
 
 @dataclass
@@ -107,13 +129,35 @@ def convergence_curve(
     root: Any = None,
 ) -> Convergence:
     """Train, measure and write the curve (the module docstring); ``root``: measure on the tree under this
-    state of the small game instead of the whole hand (a test's single deal)."""
+    state of the small game instead of the whole hand (a test's single deal). Every input is checked, ``out``
+    last, before the training starts; the files are made aside and moved in at the end (``figures_folder``)."""
     tell = say or (lambda _: None)
     counts = sorted(set(iterations))
     if not counts or counts[0] < 1:
         raise ValueError(f"iterations {list(iterations)}: give one or more counts of at least 1")
-    out.mkdir(parents=True, exist_ok=True)
     game = load_small_game(variant, 2, options)
+    bot_policies = {spec: parse_policy(spec) for spec in bots}
+    with figures_folder(out, _holds_figures_or_curve, CURVE_KIND) as made:
+        end = cfr_plus_end(out)
+        result = _measured(game, variant, options, counts, seed, min_visits, bot_policies, tell, root)
+        write_convergence(result, made, end)
+    return result
+
+
+def _measured(
+    game: Any,
+    variant: str,
+    options: Mapping[str, str],
+    counts: Sequence[int],
+    seed: int,
+    min_visits: int,
+    bots: Mapping[str, Any],
+    tell: Callable[[str], None],
+    root: Any,
+) -> Convergence:
+    """The training's policy files after each of ``counts`` iterations, and the bots, measured on the tree of
+    ``game`` (``convergence_curve``; ``bots``: each spec's policy); its files in a temporary folder, removed
+    before it returns."""
     result = Convergence(str(game), variant, dict(options), seed, min_visits)
     with tempfile.TemporaryDirectory(prefix="truc-convergence-") as work:
         folder = Path(work)
@@ -135,7 +179,7 @@ def convergence_curve(
             tell(f"trained {n:,} iterations ({seconds:.1f} s)")
         players = {n: CfrPolicy(path) for n, path in files.items()}
         measured: dict[str, StatePolicy] = {f"cfr {n}": state_policy(p) for n, p in players.items()}
-        measured.update({spec: state_policy(parse_policy(spec)) for spec in bots})
+        measured.update({spec: state_policy(policy) for spec, policy in bots.items()})
         tell(f"exporting the tree of {game}")
         tree = export_tree(
             game,
@@ -163,14 +207,25 @@ def convergence_curve(
         tell(f"{n:,} iterations: exploitability {point.real:.4f} real, {point.abstract:.4f} abstract")
     for spec in bots:
         result.bots[spec] = arrays.exploitability(tree.bot_strategies[spec])
-    write_convergence(result, out)
     return result
 
 
-def write_convergence(result: Convergence, out: Path) -> None:
+def _holds_figures_or_curve(folder: Path) -> bool:
+    """Whether ``folder`` holds an earlier ``truc equilibrium``'s figures or an earlier curve: what a run may
+    write into (``CURVE_KIND``)."""
+    return holds_record(folder, "figures.json", Figures) or holds_record(folder, "convergence.json", Convergence)
+
+
+def cfr_plus_end(out: Path) -> tuple[int, float] | None:
+    """CFR+'s last point (iterations, exploitability) in the ``figures.json`` of the folder ``out``, when it has
+    one (``truc equilibrium``'s)."""
     figures = out / "figures.json"
     cfr_plus = json.loads(figures.read_text("utf-8")).get("cfr_plus") if figures.is_file() else None
-    end = None if not cfr_plus else (int(cfr_plus[-1][0]), float(cfr_plus[-1][1]))
+    return None if not cfr_plus else (int(cfr_plus[-1][0]), float(cfr_plus[-1][1]))
+
+
+def write_convergence(result: Convergence, out: Path, end: tuple[int, float] | None = None) -> None:
+    """The curve's four files in the folder ``out``; ``end``, CFR+'s end point, drawn as a rule on the chart."""
     write_measure(
         out, "convergence", result, "convergence", ["iterations", "training_seconds", "real", "abstract"],
         ([p.iterations, round(p.training_seconds, 1), p.real, p.abstract] for p in result.points),
@@ -224,6 +279,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--option takes KEY=VALUE, not {args.option}")
     options = dict(pairs) if pairs else dict(SMALL_OPTIONS.get(args.variant, {}))
     started = time.perf_counter()
+    before = filesystem.identity(args.out / "convergence.json")
     try:
         result = convergence_curve(
             args.variant,
@@ -235,8 +291,10 @@ def main(argv: list[str] | None = None) -> None:
             tuple(args.bot) or DEFAULT_BOTS,
             say=lambda line: print(line, flush=True),
         )
-    except ValueError as exc:
+    except (ValueError, store.DatasetError) as exc:
         parser.exit(2, f"error: {exc}\n")
+    except KeyboardInterrupt:  # one that came while the files moved in was held until all four had
+        parser.exit(130, f"error: {interrupted_line(args.out, before, 'convergence.json', 'the curve')}\n")
     for line in result.lines():
         print(line)
     print(f"written to {args.out} in {time.perf_counter() - started:.0f} s")

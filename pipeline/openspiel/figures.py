@@ -31,7 +31,7 @@ import altair as alt
 import pyspiel
 import vl_convert as vlc
 
-from pipeline import store
+from pipeline import filesystem, store
 from pipeline.openspiel.bots import state_policy
 from pipeline.openspiel.game import game_name
 from pipeline.openspiel.solve import exploitability, export_tree
@@ -174,39 +174,57 @@ def equilibrium_figures(
 FIGURES_KIND: Final = "an empty folder or one holding the figures of an earlier truc equilibrium (figures.json)"
 
 
-def _holds_figures(folder: Path) -> bool:
-    """Whether ``folder`` holds an earlier run's ``figures.json`` (a ``Figures`` record: its fields without a
-    default, which every version wrote) and is not a dataset (an older Truc Lab wrote its figures into any
-    folder, a dataset too: it stays refused)."""
+def holds_record(folder: Path, name: str, record: type) -> bool:
+    """Whether ``folder`` holds an earlier run's ``name``, a JSON object of the dataclass ``record`` (its fields
+    without a default, which every version wrote), and is not a dataset (an older Truc Lab wrote its figures into
+    any folder, a dataset too: it stays refused)."""
     try:
-        record = store.read_json(folder / "figures.json")
+        held = store.read_json(folder / name)
     except (OSError, store.DatasetError):
         return False
-    required = {f.name for f in fields(Figures) if f.default is MISSING and f.default_factory is MISSING}
-    is_figures = isinstance(record, dict) and required <= record.keys()
-    return is_figures and not os.path.lexists(folder / "manifest.json")
+    required = {f.name for f in fields(record) if f.default is MISSING and f.default_factory is MISSING}
+    return isinstance(held, dict) and required <= held.keys() and not os.path.lexists(folder / "manifest.json")
 
 
-def check_figures_folder(out: Path) -> None:
-    """Refuse an ``out`` that is not a new folder, an empty one or one with an earlier run's figures
-    (``store.check_output_folder``: also one under a file or inside a dataset), before any work is done."""
-    store.check_output_folder(out, True, _holds_figures, FIGURES_KIND)
+def _holds_figures(folder: Path) -> bool:
+    return holds_record(folder, "figures.json", Figures)
+
+
+def check_figures_folder(out: Path, holds: Callable[[Path], bool] = _holds_figures, kind: str = FIGURES_KIND) -> None:
+    """Refuse an ``out`` that is not a new folder, an empty one or one with an earlier run's figures (``holds``,
+    said as ``kind``; ``store.check_output_folder``: also one under a file or inside a dataset), before any work is
+    done."""
+    store.check_output_folder(out, True, holds, kind)
 
 
 @contextlib.contextmanager
-def figures_folder(out: Path) -> Iterator[Path]:
+def figures_folder(
+    out: Path, holds: Callable[[Path], bool] = _holds_figures, kind: str = FIGURES_KIND
+) -> Iterator[Path]:
     """A temporary folder beside ``out`` to make the figures in, removed on any error; on success a new ``out``
-    is that folder moved in whole (``store.atomic_dataset``), and an existing one (``check_figures_folder``)
-    receives the files made in it (``store.files_added``), replacing those of an earlier run and leaving its other
-    files as they are."""
+    is that folder moved in whole (``store.atomic_dataset``), and an existing one (``check_figures_folder``:
+    ``holds`` an earlier run's files) receives the files made in it (``store.files_added``), replacing those of an
+    earlier run and leaving its other files as they are."""
     out = Path(out)
-    check_figures_folder(out)
+    check_figures_folder(out, holds, kind)
     if not out.exists():
         with store.atomic_dataset(out, overwrite=False) as tmp:
             yield tmp
     else:
         with store.files_added(out) as work:
             yield work
+
+
+def interrupted_line(
+    out: Path, before: tuple[int, int] | None, record: str = "figures.json", what: str = "the figures"
+) -> str:
+    """What Ctrl-C leaves of a run writing through ``figures_folder``: nothing, as its files are made aside and
+    moved into ``out`` only once complete; but a Ctrl-C that comes while they move in is held until they all have,
+    and one may come after: ``record`` (one of the files, which move in all or none) is then not the one of the
+    start (``before``, its ``filesystem.identity``), and ``what`` was written."""
+    if filesystem.identity(out / record) not in (None, before):
+        return f"interrupted after {what} were written to {out}"
+    return "interrupted; nothing was written"
 
 
 def write_figures(figures: Figures, out: Path) -> None:

@@ -319,6 +319,25 @@ def checkpoint_path(out: Path) -> Path:
     return out.with_name(out.name + CHECKPOINT_SUFFIX)
 
 
+def interrupted_line(out: Path, before: tuple[int, int] | None, checkpoint_seconds: float) -> str:
+    """What Ctrl-C leaves of ``truc train`` (``train_policy``): the policy file is written aside and renamed in
+    only at the end, so ``out`` is as it was (``before``: its ``filesystem.identity`` at the start), unless the
+    training ended and only the fallback games were left; the checkpoint, saved every ``checkpoint_seconds``
+    (written aside and renamed in), keeps the training up to the last one, which the same command continues. Its
+    iteration is inside the pickled tables, not read here: the line gives no number."""
+    if filesystem.identity(out) not in (None, before):
+        return f"interrupted after the training ended; the policy file {out} is written whole"
+    checkpoint = checkpoint_path(out)
+    every = f"one every {checkpoint_seconds:g} s" if checkpoint_seconds > 0 else "one after every iteration"
+    if not checkpoint.exists():
+        return f"interrupted before the first checkpoint ({every}); nothing was written: the same command starts over"
+    policy = f"the policy file {out} is as it was" if before is not None else f"the policy file {out} was not written"
+    return (
+        f"interrupted; {policy}, and {checkpoint} keeps the training up to its last checkpoint ({every}): run the "
+        "same command again to continue from there"
+    )
+
+
 def _save(trainer: _Trainer, where: Path) -> None:
     """The checkpoint, written aside and renamed in (``store.atomic_file``; pickled into its bytes)."""
     with atomic_file(where, overwrite=True) as stream:

@@ -118,7 +118,7 @@ def build_report(
     for path in paths:
         store.check_dataset(path)
     out = Path(out)
-    with _report_folder(out, overwrite) as (tmp, charts, vl_version):
+    with _report_folder(out, overwrite, say) as (tmp, charts, vl_version):
 
         def chart(name: str, frame: pl.DataFrame) -> None:
             charts.statistic(name, page_frame(name, frame))
@@ -202,16 +202,17 @@ def render_page(
     """
     say = progress or (lambda _message: None)
     out = Path(out)
-    with _report_folder(out, overwrite) as (tmp, charts, vl_version):
+    with _report_folder(out, overwrite, say) as (tmp, charts, vl_version):
         drawn = _write_report(tmp, charts, frames, manifests, say, title, notes, experiments_found, vl_version)
     return _result(out, drawn)
 
 
 @contextlib.contextmanager
-def _report_folder(out: Path, overwrite: bool) -> Iterator[tuple[Path, ChartFiles, str | None]]:
+def _report_folder(out: Path, overwrite: bool, say: Progress) -> Iterator[tuple[Path, ChartFiles, str | None]]:
     """A report's temporary folder beside ``out``, moved into place whole when the block succeeds
     (``store.atomic_dataset``), its ``ChartFiles`` drawn by workers started first, and the Vega-Lite version they
-    draw with. On an error the workers end before the folder is removed, so that none writes in it after."""
+    draw with. On an error the workers end before the folder is removed, so that none writes in it after. Where
+    no worker can be started (``render.Drawing.alone``), ``say`` says so, and the charts are drawn here."""
     vl_version = render.vegalite_version()
     with (
         render.Drawing(vl_version) as draws,
@@ -219,6 +220,8 @@ def _report_folder(out: Path, overwrite: bool) -> Iterator[tuple[Path, ChartFile
         store.atomic_dataset(out, overwrite, _is_report, REPORT_KIND) as tmp,
         _stopped_on_error(draws),
     ):
+        if draws.alone is not None:
+            say(f"note: the charts are drawn by this process, one at a time: {draws.alone}")
         yield tmp, ChartFiles(draws, tmp / "charts"), vl_version
 
 

@@ -17,6 +17,9 @@ side in threads), so what costs is counted here:
   when it starts, so ``build_report`` starts its workers before its statistics, and each chart is drawn as
   soon as its statistic is computed, on the core DuckDB leaves idle (it keeps about 1.5 of 2 busy on small
   data). The cost is memory: the workers' (about 200 to 270 MB each) comes on top of DuckDB's (docs/speed.md).
+  Where no worker can be started (``spawn_refusal``: a user who may not run the Python interpreter, as nobody
+  under ``setpriv`` with an interpreter under ``/root``), the report draws its charts itself, one at a time: the
+  same files, more slowly.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import hashlib
 import math
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.spawn
 import os
 import re
 import signal
@@ -114,6 +118,21 @@ _WARM_UP: Final = {
 """A chart a worker draws when it starts, to load Vega-Lite into its runtime before the report's first chart."""
 
 
+def spawn_refusal() -> str | None:
+    """Why no worker process can be spawned here, or None when one can. A spawned process runs the Python
+    interpreter anew (``multiprocessing.spawn.get_executable()``), as does multiprocessing's resource tracker,
+    which the first spawned worker starts: a user who may not run that file (nobody under ``setpriv``, which
+    starts the interpreter with root's rights to search ``/root``, where pyenv keeps it) saw the tracker's
+    start fail, its pipe break under the report (``BrokenPipeError``) and the workers die."""
+    executable = multiprocessing.spawn.get_executable()  # bytes in some versions of Python
+    if not executable:
+        return None
+    effective = os.access in os.supports_effective_ids  # exec checks the effective ids
+    if os.access(executable, os.X_OK, effective_ids=effective):
+        return None
+    return f"this user may not run the Python interpreter {os.fsdecode(executable)}, so no worker can be started"
+
+
 class Drawing:
     """The charts of a report drawn as files (``chart_files``) in ``DRAWING_WORKERS`` processes: ``draw`` hands a
     chart over and returns at once, ``finish`` waits until every chart handed over is written. Used as a
@@ -122,23 +141,40 @@ class Drawing:
     The workers are spawned (not forked: the report's process runs DuckDB's and polars' threads), ignore Ctrl-C
     (which a terminal sends to every process of the command: the report alone stops, and says so once) and each
     draws one chart at a time. They write the files themselves and send back nothing, so that no chart's megabytes
-    go through a pipe (a worker killed in the middle of sending left its reader waiting, ``pipeline.workers``)."""
+    go through a pipe (a worker killed in the middle of sending left its reader waiting, ``pipeline.workers``).
+
+    Where the workers cannot be started (``spawn_refusal``, or an ``OSError`` while starting them), or with
+    ``workers=0``, ``draw`` draws the chart itself before it returns, and ``alone`` says why."""
 
     def __init__(self, vl_version: str | None, workers: int = DRAWING_WORKERS) -> None:
         self.vl_version = vl_version
         self._pending: list[Future[None]] = []
-        with stop_signals_held():  # no interrupt in the middle of starting a process
-            self._executor = ProcessPoolExecutor(
-                workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(vl_version,),
-            )
-            for _ in range(workers):  # the executor starts a worker per submission: each starts loading now
-                self._pending.append(self._executor.submit(_ready))
+        self._executor: ProcessPoolExecutor | None = None
+        self.alone: str | None = "no drawing workers asked for" if workers < 1 else spawn_refusal()
+        if self.alone is not None:
+            return
+        try:
+            with stop_signals_held():  # no interrupt in the middle of starting a process
+                self._executor = ProcessPoolExecutor(
+                    workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=(vl_version,),
+                )
+                for _ in range(workers):  # the executor starts a worker per submission: each starts loading now
+                    self._pending.append(self._executor.submit(_ready))
+        except OSError as exc:  # e.g. the resource tracker's pipe broken: it could not start
+            self.stop()
+            self._executor = None
+            self._pending.clear()
+            self.alone = f"the drawing workers could not be started: {exc.strerror or exc}"
 
     def draw(self, spec: dict[str, Any], svg: Path, png: Path) -> None:
-        """Draw the Vega-Lite ``spec`` into the files ``svg`` and ``png`` in a worker, soon."""
+        """Draw the Vega-Lite ``spec`` into the files ``svg`` and ``png`` in a worker, soon (here, now, when no
+        worker could be started)."""
+        if self._executor is None:  # no worker: drawn here
+            _draw_files(spec, self.vl_version, str(svg), str(png))
+            return
         try:
             self._pending.append(self._executor.submit(_draw_files, spec, self.vl_version, str(svg), str(png)))
         except BrokenProcessPool:
@@ -160,6 +196,8 @@ class Drawing:
     def stop(self) -> None:
         """End the workers at once (the charts not drawn yet are not wanted), and wait until they are gone, so
         that none writes a file afterwards."""
+        if self._executor is None:
+            return
         processes = list((getattr(self._executor, "_processes", None) or {}).values())
         for process in processes:
             if process.is_alive():
@@ -173,7 +211,8 @@ class Drawing:
     ) -> None:
         if kind is not None:
             self.stop()
-        self._executor.shutdown(wait=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
 
 
 def _died() -> WorkerDied:
