@@ -228,7 +228,7 @@ def game_identity(record: GameRecord, events: bytes) -> int:
     seat, verb and arg of each of its rows in the events table (``rows.played``: the deals and the actions),
     digested in 64 bits (two different games of ten million share one with a chance of a few in a million).
     Tags, names, seeds and the text's spelling do not count; the two games of a paired match (the same deals, the
-    seats swapped) differ."""
+    seats swapped) usually differ, but a pair whose seats made the same choices is the same game."""
     game = record.game
     dealers = ",".join([str(hand.dealer) for hand in record.hands])
     head = f"{game.variant.name}\0{game.config.options_text()}\0{dealers}".encode()
