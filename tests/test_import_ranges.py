@@ -12,7 +12,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from pipeline import parts
-from pipeline.history import HistoryError, check_files, export_dataset, import_files
+from pipeline.history import HistoryError, check_files, export_dataset, import_files, reader
 from pipeline.history import ranges as history_ranges
 from pipeline.history.ranges import Range, file_ranges
 from pipeline.parts import read_table
@@ -170,3 +170,28 @@ def test_import_and_export_on_one_or_two_workers_give_the_same_output(
     assert len(file_ranges(Range(tmp_path / "1.truc", "1.truc", "1.truc"))) > 10
     files = sorted((tmp_path / "back2" / "events").glob("*.parquet"))
     assert len(files) > 3 and {pl.read_parquet(part).height for part in files[:-1]} == {300}  # sized by rows
+
+
+def test_a_line_said_again_is_read_at_its_own_number(tmp_path: Path) -> None:
+    """The parser remembers the plain hand, action and end lines by their text (``reader._Parser.read``): the
+    same text later in the file is the same line at its own number, so that a card played twice is refused at
+    the second saying, not the first."""
+    lines = SIM_2P.splitlines()
+    first = next(n for n, line in enumerate(lines) if " play " in line)
+    lines.insert(first + 1, lines[first])  # the same card again, at once
+    path = tmp_path / "twice.truc"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    read = history_ranges.read_range(Range(path, str(path), path.name))
+    assert read.failed is not None and read.failed.line == first + 2, read.failed
+    assert read.failed.text == lines[first].strip()
+
+
+def test_the_lines_remembered_are_bounded_and_are_copies_at_their_numbers() -> None:
+    parser = reader._Parser(reader.Visitor(), "x")
+    said = parser.read(3, "0 play 3o", True)
+    again = parser.read(9, "0 play 3o", True)
+    assert isinstance(again, reader.ActionLine) and again is not said and (said.line, again.line) == (3, 9)
+    assert (again.text, again.seat, again.verb, again.args) == ("0 play 3o", 0, "play", ("3o",))
+    for number in range(reader.KNOWN_LINES + 10):
+        parser.read(number, f"hand {number + 1} dealer 0", True)
+    assert len(parser.known) == reader.KNOWN_LINES

@@ -33,7 +33,17 @@ from typing import Any, Final, Protocol, final
 from mypy_extensions import mypyc_attr
 
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
-from pipeline.engine.actions import ARG_KINDS, CARD_ARG_KINDS, CUT, DEAL, DEALT, NOCUT, RuleError, make_action
+from pipeline.engine.actions import (
+    ARG_KINDS,
+    CARD_ARG_KINDS,
+    CUT,
+    DEAL,
+    DEALT,
+    NOCUT,
+    Action,
+    RuleError,
+    make_action,
+)
 from pipeline.engine.game import Game, HandRecord, Phase, new_game
 from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
@@ -432,6 +442,10 @@ class HandLine:
     def __init__(self, line: int, text: str, number: int, dealer: int | None) -> None:
         self.line, self.text, self.number, self.dealer = line, text, number, dealer
 
+    def at(self, line: int) -> HandLine:
+        """The same line read at line ``line`` (``_Parser.read``)."""
+        return HandLine(line, self.text, self.number, self.dealer)
+
 
 @final
 class DealLine:
@@ -444,14 +458,28 @@ class ActionLine:
     def __init__(self, line: int, text: str, seat: int, verb: str, args: tuple[str, ...]) -> None:
         self.line, self.text, self.seat, self.verb, self.args = line, text, seat, verb, args
 
+    def at(self, line: int) -> ActionLine:
+        """The same line read at line ``line`` (``_Parser.read``)."""
+        return ActionLine(line, self.text, self.seat, self.verb, self.args)
+
 
 @final
 class EndLine:
     def __init__(self, line: int, text: str, values: tuple[str, ...]) -> None:
         self.line, self.text, self.values = line, text, values
 
+    def at(self, line: int) -> EndLine:
+        """The same line read at line ``line`` (``_Parser.read``)."""
+        return EndLine(line, self.text, self.values)
+
 
 Line = TagLine | HandLine | DealLine | ActionLine | EndLine
+RepeatedLine = HandLine | ActionLine | EndLine
+"""The forms whose lines a history says over and over (``_Parser.read``)."""
+
+KNOWN_LINES: Final = 4096
+"""The most texts of lines a reading remembers (``_Parser.read``): a 2-player Catalan file has a few hundred
+different action, hand and end lines."""
 
 
 def _read_tag(number: int, content: str, source: str, plain: bool = False) -> TagLine:
@@ -619,6 +647,7 @@ class _Parser:
         self.skipping = False
         self.deal: list[DealLine] = []
         self.deal_seats: set[int] = set()  # the seats of ``deal``
+        self.known: dict[str, RepeatedLine] = {}  # plain lines read before, by their text (``read``)
 
     def feed(self, number: int, content: str, plain: bool = False) -> None:
         is_tag = content.startswith("[")
@@ -630,7 +659,7 @@ class _Parser:
         if self.skipping:
             return
         try:
-            line = read_line(number, content, self.source, plain)
+            line = self.read(number, content, plain)
             if isinstance(line, DealLine):
                 if line.seat in self.deal_seats:
                     self._flush_deal_before(line)  # a seat dealt again: a new deal
@@ -649,6 +678,21 @@ class _Parser:
                 visitor.visit_end(line)
         except HistoryError as error:
             self.fail(error)
+
+    def read(self, number: int, content: str, plain: bool) -> Line:
+        """``read_line``, remembering the hand, action and end lines of plain text by their text: a history says
+        a few hundred of them over and over (``0 play 3o``, ``1 vull``, ``hand 4 dealer 1``), and a line read
+        before is the same line at another number, without reading its words again (a third of the cost of
+        reading a 2-player Catalan file's lines, ``docs/speed.md``). Tag and deal lines, mostly said once, and
+        lines that fail, are read every time."""
+        if plain:
+            known = self.known.get(content)
+            if known is not None:
+                return known.at(number)
+        line = read_line(number, content, self.source, plain)
+        if plain and isinstance(line, (HandLine, ActionLine, EndLine)) and len(self.known) < KNOWN_LINES:
+            self.known[content] = line
+        return line
 
     def feed_error(self, number: int, error: HistoryError) -> None:
         """A line that cannot be read: the error of the game it belongs to (which starts there when the
@@ -839,6 +883,8 @@ class ReplayVisitor(Visitor):
         self._deck: Deck | None = None  # the deck of ``_cards``
         self._configs: dict[tuple[str, str | None], Config] = {}  # by variant and Options tag: games share them
         self._cards: dict[str, int] = {}  # its cards' canonical texts
+        self._actions_deck: Deck | None = None  # the deck of ``_actions``
+        self._actions: dict[str, Action] = {}  # the action of each action line's text read before, in that deck
 
     # ------------------------------------------------------------------------------------------ errors
 
@@ -951,7 +997,7 @@ class ReplayVisitor(Visitor):
                 message = f"the cards of hand {game.hand_no} must be dealt first"
             raise self._error(line, message, "deal-expected")
         try:
-            game.apply_checked(make_action(line.seat, line.verb, self._arg(game, line) if line.args else None))
+            game.apply_checked(self._action(game, line))
         except RuleError as exc:
             raise self._rule_error(line, exc) from None
         if game.hand_over and len(replay.hands) < game.hand_no:
@@ -1085,6 +1131,20 @@ class ReplayVisitor(Visitor):
         if not texts or not all(_is_number(t) for t in texts):
             raise self._error(line, message)
         return [int(t) for t in texts]
+
+    def _action(self, game: Game, line: ActionLine) -> Action:
+        """The engine's action for an action line; a text read before in the same deck gives the same action
+        (the seat, the verb and its argument read from the words alone), taken from ``_actions``."""
+        deck = game.variant.deck
+        if deck is not self._actions_deck:
+            self._actions_deck = deck
+            self._actions = {}
+        action = self._actions.get(line.text)
+        if action is None:
+            action = make_action(line.seat, line.verb, self._arg(game, line) if line.args else None)
+            if len(self._actions) < KNOWN_LINES:
+                self._actions[line.text] = action
+        return action
 
     def _arg(self, game: Game, line: ActionLine) -> int | str | None:
         """The engine's argument for an action line (``ARG_KINDS``): a card index, a number or a word."""
