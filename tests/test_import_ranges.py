@@ -192,6 +192,10 @@ def test_the_lines_remembered_are_bounded_and_are_copies_at_their_numbers() -> N
     again = parser.read(9, "0 play 3o", True)
     assert isinstance(again, reader.ActionLine) and again is not said and (said.line, again.line) == (3, 9)
     assert (again.text, again.seat, again.verb, again.args) == ("0 play 3o", 0, "play", ("3o",))
+    tag = parser.read(20, '[Variant "catalan"]', True)
+    assert isinstance(tag, reader.TagLine) and parser.read(30, '[Variant "catalan"]', True).line == 30
+    deal = parser.read(40, "0: 3o 12c 5e", True)
+    assert isinstance(deal, reader.DealLine) and "0: 3o 12c 5e" not in parser.known  # deals are not kept
     for number in range(reader.KNOWN_LINES + 10):
         parser.read(number, f"hand {number + 1} dealer 0", True)
     assert len(parser.known) == reader.KNOWN_LINES

@@ -436,6 +436,10 @@ class TagLine:
     def __init__(self, line: int, text: str, name: str, value: str) -> None:
         self.line, self.text, self.name, self.value = line, text, name, value
 
+    def at(self, line: int) -> TagLine:
+        """The same line read at line ``line`` (``_Parser.read``)."""
+        return TagLine(line, self.text, self.name, self.value)
+
 
 @final
 class HandLine:
@@ -474,12 +478,13 @@ class EndLine:
 
 
 Line = TagLine | HandLine | DealLine | ActionLine | EndLine
-RepeatedLine = HandLine | ActionLine | EndLine
+RepeatedLine = TagLine | HandLine | ActionLine | EndLine
 """The forms whose lines a history says over and over (``_Parser.read``)."""
 
 KNOWN_LINES: Final = 4096
 """The most texts of lines a reading remembers (``_Parser.read``): a 2-player Catalan file has a few hundred
-different action, hand and end lines."""
+different action, hand and end lines, and most of its tags repeat (a range of a file, about 1,200 games, adds
+its games' ``Seed`` tags)."""
 
 
 def _read_tag(number: int, content: str, source: str, plain: bool = False) -> TagLine:
@@ -680,17 +685,16 @@ class _Parser:
             self.fail(error)
 
     def read(self, number: int, content: str, plain: bool) -> Line:
-        """``read_line``, remembering the hand, action and end lines of plain text by their text: a history says
-        a few hundred of them over and over (``0 play 3o``, ``1 vull``, ``hand 4 dealer 1``), and a line read
-        before is the same line at another number, without reading its words again (a third of the cost of
-        reading a 2-player Catalan file's lines, ``docs/speed.md``). Tag and deal lines, mostly said once, and
-        lines that fail, are read every time."""
+        """``read_line``, remembering the lines of plain text but deals by their text: a history says a few
+        hundred of them over and over (``0 play 3o``, ``1 vull``, ``hand 4 dealer 1``, ``[Variant "catalan"]``),
+        and a line read before is the same line at another number, without reading its words again
+        (``docs/speed.md``). Deal lines, mostly said once, and lines that fail, are read every time."""
         if plain:
             known = self.known.get(content)
             if known is not None:
                 return known.at(number)
         line = read_line(number, content, self.source, plain)
-        if plain and isinstance(line, (HandLine, ActionLine, EndLine)) and len(self.known) < KNOWN_LINES:
+        if plain and not isinstance(line, DealLine) and len(self.known) < KNOWN_LINES:
             self.known[content] = line
         return line
 
