@@ -884,10 +884,9 @@ class ReplayVisitor(Visitor):
         self.match = match  # the rubber's match being read
         self.matches_checked = 0  # games whose match was checked (every game read to its end)
         self.first_match: int | None = None
-        self._deck: Deck | None = None  # the deck of ``_cards``
+        self._deck: Deck | None = None  # the deck of ``_cards`` and ``_actions`` (``_use_deck``)
         self._configs: dict[tuple[str, str | None], Config] = {}  # by variant and Options tag: games share them
         self._cards: dict[str, int] = {}  # its cards' canonical texts
-        self._actions_deck: Deck | None = None  # the deck of ``_actions``
         self._actions: dict[str, Action] = {}  # the action of each action line's text read before, in that deck
 
     # ------------------------------------------------------------------------------------------ errors
@@ -1119,10 +1118,15 @@ class ReplayVisitor(Visitor):
             return ""
         return f" (no players= in the Options tag: {config.variant.name} is played by {config.players} by default)"
 
-    def _card(self, deck: Deck, text: str, line: Line) -> int:
+    def _use_deck(self, deck: Deck) -> None:
+        """Read cards and actions in ``deck``: what was read in another deck is forgotten."""
         if deck is not self._deck:
             self._deck = deck
             self._cards = {card: index for index, card in enumerate(deck.cards)}
+            self._actions = {}
+
+    def _card(self, deck: Deck, text: str, line: Line) -> int:
+        self._use_deck(deck)
         index = self._cards.get(text)  # a card as written canonically; any other spelling is the deck's to read
         if index is not None:
             return index
@@ -1139,10 +1143,7 @@ class ReplayVisitor(Visitor):
     def _action(self, game: Game, line: ActionLine) -> Action:
         """The engine's action for an action line; a text read before in the same deck gives the same action
         (the seat, the verb and its argument read from the words alone), taken from ``_actions``."""
-        deck = game.variant.deck
-        if deck is not self._actions_deck:
-            self._actions_deck = deck
-            self._actions = {}
+        self._use_deck(game.variant.deck)
         action = self._actions.get(line.text)
         if action is None:
             action = make_action(line.seat, line.verb, self._arg(game, line) if line.args else None)
