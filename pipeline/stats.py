@@ -294,10 +294,12 @@ def _wait_for(
     except KeyboardInterrupt:
         if stop is not None:
             stop()
-        for con in connections:
-            con.interrupt()
         for done in ended:
-            done.wait()
+            # interrupted again until the thread gives up: an interrupt that comes while a thread is between taking
+            # its query and starting it is lost, and that query then ran to its end (a test's endless one hung)
+            while not done.wait(0.05):
+                for con in connections:
+                    con.interrupt()
         failure.clear()
         raise
 
