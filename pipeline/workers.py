@@ -151,13 +151,21 @@ def _leave_interrupts_to_the_parent() -> None:
 
 
 def run_in_order(
-    work: Callable[[Chunk], Result], chunks: Sequence[Chunk], workers: int, backend: Backend = LOCAL_BACKEND
+    work: Callable[[Chunk], Result],
+    chunks: Sequence[Chunk],
+    workers: int,
+    backend: Backend = LOCAL_BACKEND,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Iterator[Result]:
     """``work(chunk)`` for every chunk, yielded in the chunks' order, with at most ``IN_FLIGHT_PER_WORKER`` chunks
     per worker handed out at a time. Locally: in this process when ``workers`` is 1 (or there is one chunk), else in
     ``workers`` processes (forked on Linux, so a worker inherits what the parent computed, e.g. strength tables).
     On Ray: as tasks on the cluster, ``work`` passed by reference (an importable module-level function, as is
-    every chunk's content), ``workers`` chunks played at a time. Raises ``WorkerDied`` when a worker dies."""
+    every chunk's content), ``workers`` chunks played at a time. Raises ``WorkerDied`` when a worker dies.
+
+    ``meanwhile()``, when given, is called in this process once local worker processes are started and their first
+    chunks handed out, before the first result is awaited: work of the caller's own that would otherwise run after
+    the last chunk, alone. Not before: a process forked while it runs could inherit a lock it holds (an import's)."""
     if backend.name == RAY:
         from pipeline import ray_backend
 
@@ -183,6 +191,8 @@ def run_in_order(
             )
             for chunk in itertools.islice(waiting, workers * IN_FLIGHT_PER_WORKER):
                 pending.append(executor.submit(work_to_file, chunk))
+        if meanwhile is not None:  # every worker is forked by the first submission (the fork context's rule)
+            meanwhile()
         try:
             while pending:
                 result = _result_from_file(pending.popleft().result())

@@ -32,6 +32,28 @@ def test_results_come_in_the_order_of_the_chunks_whatever_the_workers() -> None:
     assert list(run_in_order(_square, list(range(20)), 2)) == [x * x for x in range(20)]
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads a process's children from /proc")
+def test_meanwhile_runs_once_every_worker_is_started_and_before_the_first_result() -> None:
+    """The import loads its tallies' modules in ``meanwhile``: a worker forked after it started could inherit a
+    lock it holds, and called after the first result it would overlap nothing."""
+    before = set(_children(os.getpid()))
+    seen: list[tuple[int, int]] = []
+    results: list[int] = []
+
+    def meanwhile() -> None:
+        seen.append((len(set(_children(os.getpid())) - before), len(results)))
+
+    results.extend(run_in_order(_square, list(range(6)), 2, meanwhile=meanwhile))
+    assert results == [x * x for x in range(6)]
+    assert seen == [(2, 0)]
+
+
+def test_meanwhile_is_not_called_when_the_chunks_run_in_this_process() -> None:
+    seen: list[int] = []
+    assert list(run_in_order(_square, [1, 2], 1, meanwhile=lambda: seen.append(1))) == [1, 4]
+    assert seen == []
+
+
 def test_a_dead_worker_raises_instead_of_waiting_forever() -> None:
     with pytest.raises(WorkerDied, match="a worker process died"):
         list(run_in_order(_die_on_three, list(range(8)), 2))
