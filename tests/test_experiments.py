@@ -335,3 +335,15 @@ def test_overwrite_replaces_what_each_command_s_help_says(tmp_path: Path) -> Non
         "--out", str(data),
     )  # fmt: skip
     assert code == 1 and f"{data} exists and is not" in err
+
+
+def test_a_match_keeps_its_pairs_in_compact_arrays_that_add_up_to_its_games(tmp_path: Path) -> None:
+    """9 bytes a pair rather than a list's 40: a tournament of a billion games keeps half a billion pairs. The
+    arrays gathered from two workers' chunks still hold one score and one margin per pair, in pair order."""
+    outcome = run_match(
+        Settings("catalan", 600, 2, {"players": "2"}, workers=2), "threshold", "random", tmp_path / "m"
+    ).outcome
+    assert (outcome.scores.typecode, outcome.margins.typecode) == ("b", "d")
+    assert len(outcome.scores) == len(outcome.margins) == 300
+    assert sum(outcome.scores) == outcome.a_games_won and outcome.games == 600
+    assert outcome.scores.itemsize + outcome.margins.itemsize == 9
