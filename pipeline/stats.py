@@ -22,6 +22,7 @@ come back as Int64, rates and means as Float64; a rate over an empty sample and 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import tempfile
 import threading
@@ -188,19 +189,11 @@ def write_queries(
     short: list[Job] = []
     failure: list[BaseException] = []
     lock = threading.Lock()
-    cursors = [source_cursor(con, folders) for _ in range(max(1, min(at_once, len(jobs))))]
+    cursors: list[duckdb.DuckDBPyConnection] = []
 
     def take() -> Job | None:
         with lock:
             return waiting.pop() if waiting and not failure else None
-
-    ended = [threading.Event() for _ in cursors]
-
-    def run(cursor: duckdb.DuckDBPyConnection, done: threading.Event) -> None:
-        try:
-            run_jobs(cursor)
-        finally:
-            done.set()
 
     def run_jobs(cursor: duckdb.DuckDBPyConnection) -> None:
         while (job := take()) is not None:
@@ -220,10 +213,10 @@ def write_queries(
         with lock:
             waiting.clear()
 
-    for cursor, done in zip(cursors, ended, strict=True):
-        threading.Thread(target=run, args=(cursor, done), name="truc-query", daemon=True).start()
     try:
-        _wait_for(ended, cursors, failure, stop)
+        for _ in range(max(1, min(at_once, len(jobs)))):
+            cursors.append(source_cursor(con, folders))
+        _in_threads([functools.partial(run_jobs, cursor) for cursor in cursors], cursors, failure, stop)
     finally:
         for cursor in cursors:
             cursor.close()
@@ -260,48 +253,65 @@ def interruptible(con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
     the query (``con.interrupt()``), waits for the thread to give up, and raises ``KeyboardInterrupt``."""
     outcome: list[T] = []
     failure: list[BaseException] = []
-    done = threading.Event()
+    stopped = threading.Event()
 
     def run() -> None:
+        if stopped.is_set():  # Ctrl-C came while the thread was starting
+            return
         try:
             outcome.append(work())
         except BaseException as exc:  # noqa: BLE001 (handed to the main thread, raised there)
             failure.append(exc)
-        finally:
-            done.set()
 
-    threading.Thread(target=run, name="truc-query", daemon=True).start()
-    _wait_for([done], [con], failure)
+    _in_threads([run], [con], failure, stopped.set)
     if failure:
         raise failure[0]
     return outcome[0]
 
 
-def _wait_for(
-    ended: Sequence[threading.Event],
+def _in_threads(
+    tasks: Sequence[Callable[[], None]],
     connections: Sequence[duckdb.DuckDBPyConnection],
     failure: list[BaseException],
-    stop: Callable[[], None] | None = None,
+    stop: Callable[[], None],
 ) -> None:
-    """Wait until every thread running queries on ``connections`` has set its event of ``ended``. On Ctrl-C: ``stop``
-    (no new query), interrupt every query, wait for the threads to give up, forget their errors (``failure``: DuckDB's
-    hold the interrupted queries' frames) and raise ``KeyboardInterrupt``. Events polled, not ``Thread.join``:
-    Ctrl-C inside it can mark the thread stopped early."""
+    """Run each of ``tasks`` (queries on ``connections``) in a thread of its own and wait until they end. On Ctrl-C,
+    even one that comes while the threads are being started: ``stop()``, after which a task starts no query; then
+    every query interrupted again and again until each thread that started has ended (an interrupt that comes
+    between a thread taking its query and starting it is lost, and that query ran to its end: a test's endless one
+    hung); then their errors forgotten (``failure``: DuckDB's hold the interrupted queries' frames) and
+    ``KeyboardInterrupt`` raised. A thread whose start the Ctrl-C cut short, not yet alive, runs its task after
+    ``stop()`` and starts nothing. Events polled, not ``Thread.join``: Ctrl-C inside it can mark the thread stopped
+    early. (A Ctrl-C between two threads' starts used to leave the first one's query running on, with no one
+    waiting for it.)"""
+    ended = [threading.Event() for _ in tasks]
+    threads = [
+        threading.Thread(target=_then_set, args=(task, done), name="truc-query", daemon=True)
+        for task, done in zip(tasks, ended, strict=True)
+    ]
     try:
+        for thread in threads:
+            thread.start()
         for done in ended:
             while not done.wait(0.05):
                 pass
     except KeyboardInterrupt:
-        if stop is not None:
-            stop()
-        for done in ended:
-            # interrupted again until the thread gives up: an interrupt that comes while a thread is between taking
-            # its query and starting it is lost, and that query then ran to its end (a test's endless one hung)
-            while not done.wait(0.05):
+        stop()
+        for thread, done in zip(threads, ended, strict=True):
+            while thread.is_alive() and not done.is_set():
                 for con in connections:
                     con.interrupt()
+                done.wait(0.05)
         failure.clear()
         raise
+
+
+def _then_set(task: Callable[[], None], done: threading.Event) -> None:
+    """``task()``, then ``done`` set, whatever happened."""
+    try:
+        task()
+    finally:
+        done.set()
 
 
 @contextlib.contextmanager

@@ -313,6 +313,49 @@ def test_write_queries_stops_at_ctrl_c(second_catalan: Path, tmp_path: Path) -> 
     assert not list(tmp_path.glob("*.parquet"))
 
 
+class _CtrlCAfterFirstStart(threading.Thread):
+    """A thread whose first start in a test is followed at once by Ctrl-C (``KeyboardInterrupt`` in the main
+    thread), before the next thread starts: the moment a slow machine hit, when a query ran on with nobody
+    waiting for it (2 threads at 100% for minutes in a clean-clone run)."""
+
+    started = 0
+
+    def start(self) -> None:
+        super().start()
+        type(self).started += 1
+        if type(self).started == 1:
+            raise KeyboardInterrupt
+
+
+def test_write_queries_stops_a_query_started_just_before_ctrl_c(
+    second_catalan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    statistic = stats.get_statistic("tie_frequency")
+    endless = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
+    jobs = [(statistic, endless, tmp_path / f"{k}.parquet") for k in range(3)]
+    monkeypatch.setattr(stats.threading, "Thread", _CtrlCAfterFirstStart)
+    started = time.monotonic()
+    with stats.staged([second_catalan]) as con:
+        with pytest.raises(KeyboardInterrupt):
+            stats.write_queries(con, [second_catalan], jobs, 2)
+        assert not [t for t in threading.enumerate() if t.name == "truc-query"]  # none left running its query
+        assert con.execute("select 42").fetchall() == [(42,)]
+    assert time.monotonic() - started < 20
+    assert not list(tmp_path.glob("*.parquet"))
+
+
+def test_interruptible_stops_a_query_whose_thread_started_just_before_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    endless = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
+    monkeypatch.setattr(stats.threading, "Thread", type("Once", (_CtrlCAfterFirstStart,), {"started": 0}))
+    started = time.monotonic()
+    with duckdb.connect() as con:
+        with pytest.raises(KeyboardInterrupt):
+            stats.interruptible(con, lambda: con.sql(endless).fetchall())
+        assert not [t for t in threading.enumerate() if t.name == "truc-query"]
+        assert con.execute("select 42").fetchall() == [(42,)]
+    assert time.monotonic() - started < 20
+
+
 @pytest.mark.parametrize("dataset", ["sim_dataset", "second_catalan"])
 def test_tallies_computed_a_slice_of_games_at_a_time(
     request: pytest.FixtureRequest, dataset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
