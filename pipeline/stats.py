@@ -275,15 +275,16 @@ def _in_threads(
     failure: list[BaseException],
     stop: Callable[[], None],
 ) -> None:
-    """Run each of ``tasks`` (queries on ``connections``) in a thread of its own and wait until they end. On Ctrl-C,
-    even one that comes while the threads are being started: ``stop()``, after which a task starts no query; then
-    every query interrupted again and again until each thread that started has ended (an interrupt that comes
-    between a thread taking its query and starting it is lost, and that query ran to its end: a test's endless one
-    hung); then their errors forgotten (``failure``: DuckDB's hold the interrupted queries' frames) and
-    ``KeyboardInterrupt`` raised. A thread whose start the Ctrl-C cut short, not yet alive, runs its task after
-    ``stop()`` and starts nothing. Events polled, not ``Thread.join``: Ctrl-C inside it can mark the thread stopped
-    early. (A Ctrl-C between two threads' starts used to leave the first one's query running on, with no one
-    waiting for it.)"""
+    """Run each of ``tasks`` (queries on ``connections``) in a thread of its own and wait until they end.
+
+    On Ctrl-C, even one that comes while the threads are being started: ``stop()``, after which a task starts no
+    query; then every query interrupted again and again until each thread that started has ended (DuckDB forgets an
+    interrupt that comes before a query starts, so one that comes between a thread taking its query and starting it
+    would let that query run to its end); then their errors forgotten (``failure``: DuckDB's hold the interrupted
+    queries' frames) and ``KeyboardInterrupt`` raised. A thread whose start the Ctrl-C cut short, not yet alive,
+    runs its task after ``stop()`` and starts nothing. (A Ctrl-C between two threads' starts used to leave the first
+    one's query running on, with no one waiting for it.) Events polled, not ``Thread.join``: Ctrl-C inside it can
+    mark the thread stopped early."""
     ended = [threading.Event() for _ in tasks]
     threads = [
         threading.Thread(target=_then_set, args=(task, done), name="truc-query", daemon=True)

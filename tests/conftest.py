@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,18 @@ def small_parts() -> Iterator[None]:
     parts.ROW_GROUP_ROWS, parts.PART_ROW_GROUPS = 1000, 2
     yield
     parts.ROW_GROUP_ROWS, parts.PART_ROW_GROUPS = saved
+
+
+@pytest.fixture
+def ctrl_c_heard() -> Iterator[None]:
+    """SIGINT raising ``KeyboardInterrupt`` in this process, as at a terminal, for a test that sends it (``os.kill``,
+    ``_thread.interrupt_main``). A shell starts a background job with SIGINT ignored, and then neither does anything:
+    a test that waited for its Ctrl-C to stop an endless query hung in a clean clone's suite run in the background."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture(scope="session")

@@ -273,7 +273,9 @@ def test_an_interrupt_just_after_the_temporary_output_is_made_leaves_nothing(tmp
     assert list(tmp_path.iterdir()) == []
 
 
-def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Path, monkeypatch) -> None:
+def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c_heard: None
+) -> None:
     """--overwrite moves the old dataset away, then the new one into its place: a Ctrl-C between the two
     left no dataset at all. It is held until both moves are done, so the new dataset is whole. (Where the
     system cannot exchange two folders in one step: ``TRUC_NO_EXCHANGE``.)"""
@@ -290,12 +292,8 @@ def test_replacing_a_dataset_holds_interrupts_between_its_two_moves(tmp_path: Pa
             os.kill(os.getpid(), signal.SIGINT)  # Python raises KeyboardInterrupt as soon as it is delivered
 
     monkeypatch.setattr(os, "replace", move_with_a_ctrl_c_after_the_first)
-    ctrl_c = signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored when pytest runs in the background
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
-    finally:
-        signal.signal(signal.SIGINT, ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(SimulationSpec("catalan", 3, 7, {"players": "2"}), out, overwrite=True)
     assert moves == ["old", "d"]
     assert json.loads((out / "manifest.json").read_text())["seed"] == 7
     assert [p.name for p in tmp_path.iterdir()] == ["d"]

@@ -297,7 +297,7 @@ def test_write_queries_writes_every_job_and_raises_the_first_error(second_catala
     assert not (tmp_path / "broken.parquet").exists()
 
 
-def test_write_queries_stops_at_ctrl_c(second_catalan: Path, tmp_path: Path) -> None:
+def test_write_queries_stops_at_ctrl_c(second_catalan: Path, tmp_path: Path, ctrl_c_heard: None) -> None:
     """Ctrl-C (here ``interrupt_main``, as the terminal's SIGINT) interrupts every query running and stops at once."""
     statistic = stats.get_statistic("tie_frequency")
     endless = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
