@@ -297,11 +297,13 @@ def test_write_queries_writes_every_job_and_raises_the_first_error(second_catala
     assert not (tmp_path / "broken.parquet").exists()
 
 
+ENDLESS = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
+"""10^12 pairs: a query that only an interrupt ends."""
+
+
 def test_write_queries_stops_at_ctrl_c(second_catalan: Path, tmp_path: Path, ctrl_c_heard: None) -> None:
     """Ctrl-C (here ``interrupt_main``, as the terminal's SIGINT) interrupts every query running and stops at once."""
-    statistic = stats.get_statistic("tie_frequency")
-    endless = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
-    jobs = [(statistic, endless, tmp_path / f"{k}.parquet") for k in range(3)]
+    jobs = [(stats.get_statistic("tie_frequency"), ENDLESS, tmp_path / f"{k}.parquet") for k in range(3)]
     timer = threading.Timer(0.5, _thread.interrupt_main)
     started = time.monotonic()
     with stats.staged([second_catalan]) as con:
@@ -315,8 +317,7 @@ def test_write_queries_stops_at_ctrl_c(second_catalan: Path, tmp_path: Path, ctr
 
 class _CtrlCAfterFirstStart(threading.Thread):
     """A thread whose first start in a test is followed at once by Ctrl-C (``KeyboardInterrupt`` in the main
-    thread), before the next thread starts: the moment a slow machine hit, when a query ran on with nobody
-    waiting for it (2 threads at 100% for minutes in a clean-clone run)."""
+    thread), before the next thread starts: a query whose thread had started ran on with nobody waiting for it."""
 
     started = 0
 
@@ -327,13 +328,16 @@ class _CtrlCAfterFirstStart(threading.Thread):
             raise KeyboardInterrupt
 
 
-def test_write_queries_stops_a_query_started_just_before_ctrl_c(
-    second_catalan: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    statistic = stats.get_statistic("tie_frequency")
-    endless = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
-    jobs = [(statistic, endless, tmp_path / f"{k}.parquet") for k in range(3)]
+@pytest.fixture
+def ctrl_c_after_first_thread_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The threads the statistics start are ``_CtrlCAfterFirstStart``, counted from 0 in each test."""
+    monkeypatch.setattr(_CtrlCAfterFirstStart, "started", 0)
     monkeypatch.setattr(stats.threading, "Thread", _CtrlCAfterFirstStart)
+
+
+@pytest.mark.usefixtures("ctrl_c_after_first_thread_start")
+def test_write_queries_stops_a_query_started_just_before_ctrl_c(second_catalan: Path, tmp_path: Path) -> None:
+    jobs = [(stats.get_statistic("tie_frequency"), ENDLESS, tmp_path / f"{k}.parquet") for k in range(3)]
     started = time.monotonic()
     with stats.staged([second_catalan]) as con:
         with pytest.raises(KeyboardInterrupt):
@@ -344,13 +348,12 @@ def test_write_queries_stops_a_query_started_just_before_ctrl_c(
     assert not list(tmp_path.glob("*.parquet"))
 
 
-def test_interruptible_stops_a_query_whose_thread_started_just_before_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    endless = "select sum(a.range * b.range) as n from range(1000000) a, range(1000000) b"
-    monkeypatch.setattr(stats.threading, "Thread", type("Once", (_CtrlCAfterFirstStart,), {"started": 0}))
+@pytest.mark.usefixtures("ctrl_c_after_first_thread_start")
+def test_interruptible_stops_a_query_whose_thread_started_just_before_ctrl_c() -> None:
     started = time.monotonic()
     with duckdb.connect() as con:
         with pytest.raises(KeyboardInterrupt):
-            stats.interruptible(con, lambda: con.sql(endless).fetchall())
+            stats.interruptible(con, lambda: con.sql(ENDLESS).fetchall())
         assert not [t for t in threading.enumerate() if t.name == "truc-query"]
         assert con.execute("select 42").fetchall() == [(42,)]
     assert time.monotonic() - started < 20
