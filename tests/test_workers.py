@@ -43,7 +43,8 @@ def test_meanwhile_runs_once_every_worker_is_started_and_before_the_first_result
     def meanwhile() -> None:
         seen.append((len(set(_children(os.getpid())) - before), len(results)))
 
-    results.extend(run_in_order(_square, list(range(6)), 2, meanwhile=meanwhile))
+    for result in run_in_order(_square, list(range(6)), 2, meanwhile=meanwhile):
+        results.append(result)  # one at a time: ``seen`` counts the results yielded before ``meanwhile``
     assert results == [x * x for x in range(6)]
     assert seen == [(2, 0)]
 
