@@ -121,16 +121,17 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("bench/instructions.py needs valgrind (apt-get install valgrind)")
     print(f"instructions per hand under callgrind, threshold bots, engine {accel.status()}; ratios to the first run")
-    print(f"{'variant':<16}{'players':>8}{'engine':>10}{'ratio':>7}{'pipeline':>10}{'ratio':>7}")
+    print(f"{'variant':<16}{'players':>8} {'engine':>12} {'ratio':>7} {'pipeline':>12} {'ratio':>7}")
     base: list[float] = []
     for run in args.runs:
         variant, players = run.split(":")
         figures = [per_hand(measure, variant, int(players), args.games) for measure in MEASURES]
         base = base or figures
         engine, pipeline = figures
+        # a space between columns: over a few games a count can be small or negative, its ratio wide
         print(
-            f"{variant:<16}{players:>8}{engine:>10,.0f}{base[0] / engine:>7.2f}"
-            f"{pipeline:>10,.0f}{base[1] / pipeline:>7.2f}"
+            f"{variant:<16}{players:>8} {engine:>12,.0f} {base[0] / engine:>7.2f}"
+            f" {pipeline:>12,.0f} {base[1] / pipeline:>7.2f}"
         )
 
 
