@@ -30,6 +30,9 @@ class Deck:
     cards: tuple[str, ...] = field(init=False)
     rank_of: tuple[str, ...] = field(init=False)
     suit_of: tuple[str, ...] = field(init=False)
+    card_texts: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Each card's text at its index, and ``??`` last, at ``UNKNOWN`` (-1): the text of any card by one index,
+    which the writer, compiled, reads without a call into this module for each card."""
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -43,6 +46,7 @@ class Deck:
         object.__setattr__(self, "cards", tuple(r + s for r, s in pairs))
         object.__setattr__(self, "rank_of", tuple(r for r, _ in pairs))
         object.__setattr__(self, "suit_of", tuple(s for _, s in pairs))
+        object.__setattr__(self, "card_texts", (*self.cards, UNKNOWN_TEXT))
         object.__setattr__(self, "_index", {c.lower(): i for i, c in enumerate(self.cards)})
         if len(set(self.cards)) != len(self.cards):
             raise ValueError(f"deck {self.name} has duplicate cards")
@@ -67,10 +71,10 @@ class Deck:
             raise CardError(f"{text!r} is not a card of the {self.name} deck") from None
 
     def text(self, card: int) -> str:
-        return UNKNOWN_TEXT if card == UNKNOWN else self.cards[card]
+        return self.card_texts[card]
 
     def texts(self, cards: Sequence[int], sep: str = " ") -> str:
-        return sep.join(UNKNOWN_TEXT if c == UNKNOWN else self.cards[c] for c in cards)
+        return sep.join(self.card_texts[c] for c in cards)
 
 
 SPANISH_40 = Deck("spanish-40", ranks=("1", "2", "3", "4", "5", "6", "7", "10", "11", "12"), suits=tuple("oceb"))

@@ -31,6 +31,8 @@ a name holding one went into the dataset and crashed the report's chart renderin
 def not_text(text: str, *, tab: bool) -> str | None:
     """The first character of ``text`` that is not text (``NOT_TEXT``; a tab allowed when ``tab``), named
     (``U+0001, a control character``), or None."""
+    if text.isascii() and text.isprintable():  # ' ' to '~': none of them, and cheaper than the class's search
+        return None
     for found in NOT_TEXT.finditer(text):
         char = found.group()
         if tab and char == "\t":

@@ -178,6 +178,14 @@ def test_tolerant_file() -> None:
     assert second.hands[1].cards_dealt == 1
 
 
+def test_an_unknown_card_is_exported_as_two_question_marks(tmp_path: Path) -> None:
+    """The writer reads a card's text by its index, ``??`` at ``UNKNOWN`` (-1), compiled or not."""
+    import_files([DATA / "valid" / "tolerant.truc"], tmp_path / "data")
+    export_dataset(tmp_path / "data", tmp_path / "out.truc")
+    deals = [line.strip() for line in (tmp_path / "out.truc").read_text().splitlines() if "??" in line]
+    assert deals[:3] == ["0: 3o ?? 5e", "1: 7b 1o ??", "2: 2c ?? 6o"]
+
+
 # --------------------------------------------------------------------------------------- canonical files
 
 

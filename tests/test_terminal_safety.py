@@ -69,6 +69,17 @@ def test_escaped_writes_every_character_that_is_not_text_as_python_does() -> Non
     assert printable.escaped("שלום مرحبا") == "שלום مرحبا"  # right-to-left names need no control
 
 
+def test_not_text_finds_each_character_of_the_class_alone_or_among_plain_ascii() -> None:
+    """``not_text`` skips its search for plain ASCII: every character, alone and between ASCII letters, is found
+    exactly when the class holds it (a tab only when tabs are refused)."""
+    for code in [*range(0x100), 0x2028, 0x2029, *range(0x202A, 0x202F), 0xFDD0, 0xFFFE, 0x10FFFF, 0x1F600]:
+        char = chr(code)
+        in_class = printable.NOT_TEXT.fullmatch(char) is not None
+        for text in (char, f"Anna {char} Pere"):
+            assert (printable.not_text(text, tab=False) is not None) == in_class, hex(code)
+            assert (printable.not_text(text, tab=True) is not None) == (in_class and char != "\t"), hex(code)
+
+
 @pytest.mark.parametrize(
     ("text", "cell"),
     [

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,30 @@ def _die_on_three(x: int) -> int:
         os.kill(os.getpid(), signal.SIGKILL)
     time.sleep(0.01)
     return x
+
+
+def _inherited_and_collected(marker_id: int) -> tuple[bool, bool]:
+    """In a worker: whether an object the parent made is frozen (``gc.get_objects`` of the collector's generations
+    leaves frozen objects out), and whether the worker's own garbage cycles are still collected."""
+    inherited = any(id(obj) == marker_id for obj in gc.get_objects())
+    cycle: list[object] = []
+    cycle.append(cycle)
+    ref = weakref.ref(_Node(cycle))
+    gc.collect()
+    return inherited, ref() is None
+
+
+class _Node:
+    def __init__(self, payload: object) -> None:
+        self.me, self.payload = self, payload
+
+
+def test_a_worker_freezes_what_it_inherits_and_collects_its_own_garbage() -> None:
+    """A worker's collector walked every object inherited from the parent at each full collection (14% of an
+    export worker's CPU): a worker freezes them, and still collects the cycles it makes."""
+    marker = [object()]
+    assert any(id(obj) == id(marker) for obj in gc.get_objects())  # tracked here, in the parent
+    assert list(run_in_order(_inherited_and_collected, [id(marker)] * 2, 2)) == [(False, True)] * 2
 
 
 def test_results_come_in_the_order_of_the_chunks_whatever_the_workers() -> None:

@@ -142,15 +142,15 @@ def hand_from_record(game: Game, hand: HandRecord) -> HandText:
     """A hand of ``game`` from the engine's record of it; the ``end`` values are the engine's. It reads the
     plain event tuples (``Event``'s fields in order: seat, verb, arg first): naming each costs more than the
     line it makes."""
-    deck = game.variant.deck
+    card_texts = game.variant.deck.card_texts
     body: list[str] = []
     for event in hand.event_tuples:
         seat, verb, arg = event[0], event[1], event[2]
         if verb == DEALT:
             dealt: Sequence[Sequence[int]] = arg
-            body.extend(deal_lines([[deck.text(card) for card in cards] for cards in dealt]))
+            body.extend(deal_lines([[card_texts[card] for card in cards] for cards in dealt]))
         elif verb not in _ENGINE_STEPS:
-            text = None if arg is None else deck.text(arg) if verb in _CARD_VERBS else str(arg)
+            text = None if arg is None else card_texts[arg] if verb in _CARD_VERBS else str(arg)
             body.append(action_line(seat, verb, text))
     return HandText(hand.hand_no, hand.dealer, tuple(body), tuple(game.end_values(hand)))
 
