@@ -768,14 +768,25 @@ def replay_rows(visitor: Visitor, tags: list[tuple[str, str]], hands: Sequence[S
     for hand in hands:
         hand_no, dealer, steps = hand[0], hand[1], hand[-1]
         visitor.visit_hand(HandLine(0, f"hand {hand_no} dealer {dealer}", hand_no, dealer))
-        for seat, verb, arg in steps:
+        for step in steps:
+            seat, verb, arg = step
             if verb == DEALT:
                 visitor.visit_deal(_deal_lines(arg or ""))
-            else:
+                continue
+            line = _ROW_ACTIONS.get(step)
+            if line is None:
                 args = tuple(arg.split()) if arg is not None else ()
-                text = " ".join((str(seat), verb, *args))
-                visitor.visit_action(ActionLine(0, text, seat, verb, args))
+                line = ActionLine(0, " ".join((str(seat), verb, *args)), seat, verb, args)
+                if len(_ROW_ACTIONS) < KNOWN_LINES:
+                    _ROW_ACTIONS[step] = line
+            visitor.visit_action(line)
     visitor.end_game()
+
+
+_ROW_ACTIONS: Final[dict[Any, ActionLine]] = {}
+"""The action lines ``replay_rows`` made, by their step (seat, verb, arg): a dataset holds the same few hundred
+steps over and over, each the same line (at line 0, read by no one but the visitor), so it is made once per
+process (``KNOWN_LINES`` at most), as ``_Parser.read`` reads a line said again once per range."""
 
 
 def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, whole: bool = True) -> bool:
