@@ -33,16 +33,16 @@ def _inherited_and_collected(marker_id: int) -> tuple[bool, bool]:
     """In a worker: whether an object the parent made is frozen (``gc.get_objects`` of the collector's generations
     leaves frozen objects out), and whether the worker's own garbage cycles are still collected."""
     inherited = any(id(obj) == marker_id for obj in gc.get_objects())
-    cycle: list[object] = []
-    cycle.append(cycle)
-    ref = weakref.ref(_Node(cycle))
+    ref = weakref.ref(_Cycle())
     gc.collect()
     return inherited, ref() is None
 
 
-class _Node:
-    def __init__(self, payload: object) -> None:
-        self.me, self.payload = self, payload
+class _Cycle:
+    """An object that refers to itself: garbage only the collector frees."""
+
+    def __init__(self) -> None:
+        self.me = self
 
 
 def test_a_worker_freezes_what_it_inherits_and_collects_its_own_garbage() -> None:

@@ -543,12 +543,14 @@ def _steps_by_hand(table: pa.Table, ids: list[int]) -> dict[tuple[int, int], lis
     ``table``: a tuple made for each event in one pass of C (``zip``), the rows cut where the hand changes. Sorting
     them into a dictionary one event at a time cost 5% of an export worker's instructions."""
     events = _ordered(table, "events", ids)
+    if events.num_rows == 0:
+        return {}
     game_id, hand_no = (events[column].to_numpy() for column in ("game_id", "hand_no"))
     cuts = (np.flatnonzero((game_id[1:] != game_id[:-1]) | (hand_no[1:] != hand_no[:-1])) + 1).tolist()
     starts, ends = [0, *cuts], [*cuts, events.num_rows]
     steps = list(zip(*(events[column].to_pylist() for column in ("seat", "verb", "arg")), strict=True))
-    keys = zip(game_id[starts].tolist(), hand_no[starts].tolist(), strict=True) if events.num_rows else ()
-    return {key: steps[start:end] for key, start, end in zip(keys, starts, ends, strict=False)}
+    keys = zip(game_id[starts].tolist(), hand_no[starts].tolist(), strict=True)
+    return {key: steps[start:end] for key, start, end in zip(keys, starts, ends, strict=True)}
 
 
 class _TableStream:
