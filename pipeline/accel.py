@@ -60,9 +60,9 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 """The hot path, in dependency order. Each must type-check under mypyc's stricter rules."""
 
-NATIVE_MODULES: tuple[str, ...] = ("pipeline._fast_trut", "pipeline._fast_rows")
-"""Modules written for Cython (``.pyx``), built by the same compile: the native fast paths of the simulator,
-each checked against the engine by its tests. Loaded only with the compiled modules (``native``)."""
+NATIVE_MODULES: tuple[str, ...] = ("pipeline._fast_trut", "pipeline._fast_rows", "pipeline._fast_replay")
+"""Modules written for Cython (``.pyx``), built by the same compile: the native fast paths of the simulator and of
+the replay, each checked against the engine by its tests. Loaded only with the compiled modules (``native``)."""
 
 
 def source_of(module: str) -> Path:

@@ -32,6 +32,7 @@ from typing import Any, Final, Protocol, final
 
 from mypy_extensions import mypyc_attr
 
+from pipeline import accel
 from pipeline.cards import UNKNOWN, UNKNOWN_TEXT, CardError, Deck
 from pipeline.engine.actions import (
     ARG_KINDS,
@@ -44,7 +45,9 @@ from pipeline.engine.actions import (
     RuleError,
     make_action,
 )
-from pipeline.engine.game import Game, HandRecord, Phase, new_game
+from pipeline.engine.game import HAND_OVER, Game, HandRecord, Phase, new_game
+from pipeline.engine.hand_rules import first_decisive_or_eldest
+from pipeline.engine.ladder import LadderGame
 from pipeline.engine.rules import Config, OptionError, parse_options
 from pipeline.history.writer import TAG_NAMES, seat_tag_index, tag_rank, tag_spelling
 from pipeline.names import did_you_mean
@@ -640,6 +643,10 @@ class Visitor:
     def handle_error(self, error: HistoryError) -> None:
         raise error
 
+    def settle(self) -> None:
+        """Visit now what this visitor kept of the current game: the parser is about to report an error of the
+        text, and an error of the lines before it comes first. Nothing to do by default."""
+
 
 class _Parser:
     """Groups content lines into games and deals, and feeds them to a visitor."""
@@ -665,6 +672,10 @@ class _Parser:
             return
         try:
             line = self.read(number, content, plain)
+        except HistoryError as error:
+            self.fail_text(error)
+            return
+        try:
             if isinstance(line, DealLine):
                 if line.seat in self.deal_seats:
                     self._flush_deal_before(line)  # a seat dealt again: a new deal
@@ -705,8 +716,7 @@ class _Parser:
             self.close()
             self.in_game, self.in_header, self.skipping = True, False, False
             self.visitor.begin_game(number)
-        if not self.skipping:
-            self.fail(error)
+        self.fail_text(error)
 
     def _flush_deal(self) -> None:
         if self.deal:
@@ -732,6 +742,21 @@ class _Parser:
         self.deal_seats.clear()
         self.skipping = True
         self.visitor.handle_error(error)
+
+    def settle(self) -> None:
+        """Before an error of the text is reported, the visitor visits what it kept of the game (``Visitor.settle``):
+        a game that fails so fails at its own line, before the error of the text, which it then swallows."""
+        if self.in_game and not self.skipping:
+            try:
+                self.visitor.settle()
+            except HistoryError as error:
+                self.fail(error)
+
+    def fail_text(self, error: HistoryError) -> None:
+        """An error of the text (a line that cannot be read): the game's, unless the game failed before it."""
+        self.settle()
+        if not self.skipping:
+            self.fail(error)
 
     def close(self) -> None:
         """End the current game, if any."""
@@ -807,6 +832,7 @@ def parse(text: str | ByteLines, visitor: Visitor, source: str = "<text>", *, wh
             open_at = stop.value
             break
         except HistoryError as error:  # a '{' never closed: the current game cannot be trusted
+            parser.settle()
             if parser.in_game and not parser.skipping:
                 parser.fail(error)
             else:  # also after the game's own error: the games it swallowed would vanish unreported
@@ -866,6 +892,31 @@ class _Replay:
     ended: bool = False  # the current hand's 'end' line was read
 
 
+HAND_ENTRY: Final = 0
+DEAL_ENTRY: Final = 1
+ACTION_ENTRY: Final = 2
+END_ENTRY: Final = 3
+"""The kinds of the lines ``ReplayVisitor`` keeps for the native replay (``pipeline._fast_replay``), each entry
+a tuple of four: ``(HAND_ENTRY, number, dealer or -1, line)``, ``(DEAL_ENTRY, cards per seat, cards on the deal's
+first line, lines)``, ``(ACTION_ENTRY, action, None, line)``, ``(END_ENTRY, values, None, line)``."""
+
+
+def natively_replayed(game: Game) -> bool:
+    """Whether the native replay (``pipeline._fast_replay``) follows ``game``'s rules: 2-player raise-ladder Truc
+    as ``LadderGame`` itself plays it (Catalan), with the cut and one-card deal, 11 points, the hand rule
+    ``first_decisive_or_eldest``, a tied trick led again by its leader and no signals."""
+    variant = game.variant
+    return (
+        type(game) is LadderGame
+        and game.n == 2
+        and variant.hand_rule is first_decisive_or_eldest
+        and game.tie_lead == "leader"
+        and variant.one_card_deal
+        and variant.eleven_points
+        and not game.signals_on
+    )
+
+
 class ReplayVisitor(Visitor):
     """Replays each game through the engine.
 
@@ -876,6 +927,12 @@ class ReplayVisitor(Visitor):
     a range of a file starts from the match its previous range ended in. Whether its games depended on that
     is known after: ``first_match`` is the match of the first game it checked (None: no game checked, or
     the first outside a match).
+
+    The games ``natively_replayed`` accepts are replayed by the native replay when it is built: their lines are
+    kept (``_entries``) until the game's end, then replayed natively but the last hand, which the engine replays so
+    that the game is left as the engine leaves it. At the first line the native replay does not accept (a card
+    not written canonically, an error of the text, a step the engine would refuse), the engine replays the lines
+    kept and goes on: what the engine says of a game, and where, is said the same.
     """
 
     def __init__(
@@ -899,6 +956,8 @@ class ReplayVisitor(Visitor):
         self._configs: dict[tuple[str, str | None], Config] = {}  # by variant and Options tag: games share them
         self._cards: dict[str, int] = {}  # its cards' canonical texts
         self._actions: dict[str, Action] = {}  # the action of each action line's text read before, in that deck
+        self._native: Any = accel.native("pipeline._fast_replay")
+        self._entries: list[tuple[Any, ...]] | None = None  # a game's lines kept for the native replay
 
     # ------------------------------------------------------------------------------------------ errors
 
@@ -919,6 +978,7 @@ class ReplayVisitor(Visitor):
 
     def begin_game(self, line: int) -> None:
         self._replay = _Replay(line)
+        self._entries = None
 
     def visit_tag(self, tag: TagLine) -> None:
         tags = self._replay.tags
@@ -936,8 +996,13 @@ class ReplayVisitor(Visitor):
         tags[tag.name] = tag
 
     def visit_hand(self, hand: HandLine) -> None:
+        entries = self._entries
+        if entries is not None:
+            entries.append((HAND_ENTRY, hand.number, -1 if hand.dealer is None else hand.dealer, hand))
+            return
         replay = self._replay
         game = replay.game
+        first = game is None
         if game is None:
             game = replay.game = self._start_game(hand)
         else:
@@ -957,8 +1022,18 @@ class ReplayVisitor(Visitor):
             )
         replay.hand_line = hand
         replay.ended = False
+        if first and self._native is not None and natively_replayed(game):
+            self._use_deck(game.variant.deck)
+            self._entries = []
 
     def visit_deal(self, deal: tuple[DealLine, ...]) -> None:
+        entries = self._entries
+        if entries is not None:
+            canonical = self._canonical_deal(deal)
+            if canonical is not None:
+                entries.append((DEAL_ENTRY, canonical, len(deal[0].cards), deal))
+                return
+            self._leave_native()
         game = self._require_hand(deal[0])
         if game.over:
             score = game.result_text()
@@ -997,6 +1072,13 @@ class ReplayVisitor(Visitor):
             raise self._error(culprit, message, exc.rule) from None
 
     def visit_action(self, line: ActionLine) -> None:
+        entries = self._entries
+        if entries is not None:
+            action = self._kept_action(line)
+            if action is not None:
+                entries.append((ACTION_ENTRY, action, None, line))
+                return
+            self._leave_native()
         replay = self._replay
         game = replay.game
         if game is None or not 0 <= line.seat < game.n:
@@ -1018,6 +1100,10 @@ class ReplayVisitor(Visitor):
             replay.hands.append(game.last_hand)  # type: ignore[arg-type]
 
     def visit_end(self, end: EndLine) -> None:
+        entries = self._entries
+        if entries is not None:
+            entries.append((END_ENTRY, end.values, None, end))
+            return
         replay = self._replay
         game = self._require_hand(end)
         if replay.ended:
@@ -1031,6 +1117,8 @@ class ReplayVisitor(Visitor):
         replay.ended = True
 
     def end_game(self) -> None:
+        if self._entries is not None:
+            self._replay_natively()
         replay = self._replay
         game = replay.game
         if game is None:
@@ -1062,6 +1150,90 @@ class ReplayVisitor(Visitor):
         elif result is not None:  # the final score of a game recorded in part (FORMAT.md "Play")
             tags["Result"] = "-".join(str(int(v)) for v in result.value.split("-"))
         self.on_game(GameRecord(self.source, replay.line, tags, game, replay.hands))
+
+    # ------------------------------------------------------------------------------------ native replay
+
+    def _canonical_deal(self, deal: tuple[DealLine, ...]) -> list[list[int]] | None:
+        """The cards of a deal of both seats of a 2-player game, each written canonically, by seat; None for
+        any other deal (the engine reads it)."""
+        if len(deal) != 2:  # the parser gives a deal's seats once each
+            return None
+        cards = self._cards
+        hands: list[list[int]] = [[], []]
+        for line in deal:
+            if not 0 <= line.seat < 2:
+                return None
+            held = hands[line.seat]
+            for text in line.cards:
+                index = cards.get(text)
+                if index is None:
+                    return None
+                held.append(index)
+        return hands
+
+    def _kept_action(self, line: ActionLine) -> Action | None:
+        """The engine's action for an action line kept for the native replay, or None when its words do not
+        give one (the engine reads the line, and says why)."""
+        action = self._actions.get(line.text)
+        game = self._replay.game
+        if action is not None or game is None:
+            return action
+        try:
+            return self._action(game, line)
+        except HistoryError:
+            return None
+
+    def _replay_natively(self) -> None:
+        """Replay the game's kept lines: natively up to its last hand, the engine the rest; all of them by the
+        engine when the native replay does not accept them."""
+        entries = self._entries or []
+        self._entries = None
+        replay = self._replay
+        game = replay.game
+        last = len(entries) - 1
+        while last >= 0 and entries[last][0] != HAND_ENTRY:
+            last -= 1
+        done = None
+        if last > 0 and game is not None:
+            ladder = game.variant.ladder
+            verbs = tuple([rung.verb for rung in ladder])
+            stakes = tuple([rung.stake for rung in ladder])
+            done = self._native.replay(entries, last, game, verbs, stakes)
+        start = 0
+        if done is not None and game is not None:
+            records, scores, dealer, hand_no = done
+            game.scores = scores
+            game.dealer = dealer
+            game.hand_no = hand_no
+            game.phase = HAND_OVER
+            game.last_hand = records[-1]
+            replay.hands.extend(records)
+            start = last
+        self._replay_entries(entries, start)
+
+    def settle(self) -> None:
+        """An error of the text follows the lines kept for the native replay: the engine replays them first."""
+        if self._entries is not None:
+            self._leave_native()
+
+    def _leave_native(self) -> None:
+        """Give the game back to the engine: it replays the lines kept, then reads the rest as they come."""
+        entries = self._entries or []
+        self._entries = None
+        self._replay_entries(entries, 0)
+
+    def _replay_entries(self, entries: list[tuple[Any, ...]], start: int) -> None:
+        """The engine's replay of kept lines, from ``entries[start]``, as the visits would have made it."""
+        for index in range(start, len(entries)):
+            kind, _, _, line = entries[index]
+            if kind == ACTION_ENTRY:
+                self.visit_action(line)
+            elif kind == DEAL_ENTRY:
+                self.visit_deal(line)
+            elif kind == HAND_ENTRY:
+                self.visit_hand(line)
+            else:
+                self.visit_end(line)
 
     # ------------------------------------------------------------------------------------------ helpers
 
