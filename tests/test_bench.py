@@ -96,6 +96,15 @@ def test_import_instructions_counts_a_worker_s_instructions_a_hand(tmp_path: Pat
     assert len(counts) == 1 and counts[0][0] > 1000 and counts[0][1] > 0
 
 
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="bench/import_instructions.py needs valgrind")
+def test_import_instructions_counts_an_export_worker_s_instructions_a_hand(tmp_path: Path) -> None:
+    lines = run("import_instructions.py", "--export", "--games", "30", "--cache", str(tmp_path), "--chunk-games", "10")
+    assert any("export worker's (chunks of 10 games)" in line for line in lines)
+    figures = [re.match(rf"after\s+({NUMBER}) instructions a hand, over ({NUMBER}) hands", line) for line in lines]
+    counts = [(float(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) for m in figures if m]
+    assert len(counts) == 1 and counts[0][0] > 1000 and counts[0][1] > 0
+
+
 def test_report_speed_builds_the_demos_shape_and_times_the_report_phase_by_phase(tmp_path: Path) -> None:
     lines = run("report_speed.py", "--games", "40", "--other", "6", "--runs", "1", "--build", str(tmp_path))
     assert (tmp_path / "report-demo-40-6" / "valencian-4p" / "manifest.json").is_file()  # built there, kept
