@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.engine.game import HandRecord, new_game
-from pipeline.history.reader import GameRecord, ReplayVisitor, natively_replayed, parse
+from pipeline.history.reader import NATIVE_LINES, GameRecord, ReplayVisitor, natively_replayed, parse
 from pipeline.history.writer import format_game, hand_from_record, join_games
 from pipeline.playing import game_seed, play_game
 from pipeline.policies import parse_policy
@@ -215,3 +215,17 @@ def test_a_four_player_game_is_not_given_to_the_native_replay(players: int) -> N
     _, errors, counting = read(text, native=True, strict=True)
     assert errors == [] and counting is not None
     assert counting.given == (1 if players == 2 else 0)
+
+
+def test_a_game_of_many_lines_is_left_to_the_engine_with_the_same_error() -> None:
+    """A game is kept for the native replay up to ``NATIVE_LINES`` lines (a history of any size is read in bounded
+    memory): past them the engine reads it, and says the same."""
+    text, _ = game_text(7, ["threshold", "threshold"])
+    head, _, rest = text.partition("\n\n")
+    lines = rest.split("\n")
+    many = "\n".join([head, "", *lines[:4], *["0 truc", "1 accept"] * NATIVE_LINES, *lines[4:]])
+    native, native_errors, counting = read(many, native=True)
+    engine, engine_errors, _ = read(many, native=False)
+    assert native_errors == engine_errors and len(native_errors) == 1
+    assert_same(native, engine)
+    assert counting is not None and counting.given == 0

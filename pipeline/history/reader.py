@@ -900,6 +900,11 @@ END_ENTRY: Final = 3
 a tuple of four: ``(HAND_ENTRY, number, dealer or -1, line)``, ``(DEAL_ENTRY, cards per seat, cards on the deal's
 first line, lines)``, ``(ACTION_ENTRY, action, None, line)``, ``(END_ENTRY, values, None, line)``."""
 
+NATIVE_LINES: Final = 2000
+"""The most lines of a game kept for the native replay: a game of Catalan says a few hundred. The engine reads a
+longer one, as it reads every line, so that a history of any size, a game of a million lines too, is read in bounded
+memory."""
+
 
 def natively_replayed(game: Game) -> bool:
     """Whether the native replay (``pipeline._fast_replay``) follows ``game``'s rules: 2-player raise-ladder Truc
@@ -998,7 +1003,7 @@ class ReplayVisitor(Visitor):
     def visit_hand(self, hand: HandLine) -> None:
         entries = self._entries
         if entries is not None:
-            entries.append((HAND_ENTRY, hand.number, -1 if hand.dealer is None else hand.dealer, hand))
+            self._keep(entries, (HAND_ENTRY, hand.number, -1 if hand.dealer is None else hand.dealer, hand))
             return
         replay = self._replay
         game = replay.game
@@ -1031,7 +1036,7 @@ class ReplayVisitor(Visitor):
         if entries is not None:
             canonical = self._canonical_deal(deal)
             if canonical is not None:
-                entries.append((DEAL_ENTRY, canonical, len(deal[0].cards), deal))
+                self._keep(entries, (DEAL_ENTRY, canonical, len(deal[0].cards), deal))
                 return
             self._leave_native()
         game = self._require_hand(deal[0])
@@ -1076,7 +1081,7 @@ class ReplayVisitor(Visitor):
         if entries is not None:
             action = self._kept_action(line)
             if action is not None:
-                entries.append((ACTION_ENTRY, action, None, line))
+                self._keep(entries, (ACTION_ENTRY, action, None, line))
                 return
             self._leave_native()
         replay = self._replay
@@ -1102,7 +1107,7 @@ class ReplayVisitor(Visitor):
     def visit_end(self, end: EndLine) -> None:
         entries = self._entries
         if entries is not None:
-            entries.append((END_ENTRY, end.values, None, end))
+            self._keep(entries, (END_ENTRY, end.values, None, end))
             return
         replay = self._replay
         game = self._require_hand(end)
@@ -1152,6 +1157,12 @@ class ReplayVisitor(Visitor):
         self.on_game(GameRecord(self.source, replay.line, tags, game, replay.hands))
 
     # ------------------------------------------------------------------------------------ native replay
+
+    def _keep(self, entries: list[tuple[Any, ...]], entry: tuple[Any, ...]) -> None:
+        """Keep a line for the native replay; at ``NATIVE_LINES``, give the game to the engine."""
+        entries.append(entry)
+        if len(entries) >= NATIVE_LINES:
+            self._leave_native()
 
     def _canonical_deal(self, deal: tuple[DealLine, ...]) -> list[list[int]] | None:
         """The cards of a deal of both seats of a 2-player game, each written canonically, by seat; None for
