@@ -9,8 +9,8 @@ the rows together (``docs/speed.md``). 2-player Catalan is what datasets hold mo
 It follows ``pipeline.engine.ladder.LadderGame`` and ``pipeline.engine.game.Game`` step for step: the cut and
 the one-card deal, 11 points (hold or pass), the deal, tricks, the raise ladder (raises on one's turn or just
 after playing, the next opponent answering, acceptance by playing, accept-and-raise), the hand rule
-``first_decisive_or_eldest`` and the scores; it builds the very hand records the engine builds. It only
-*accepts*: at the first step that is not the legal, common form (any refusal of the engine, a card not
+``first_decisive_or_eldest`` (called, not copied) and the scores; it builds the very hand records the engine
+builds. It only *accepts*: at the first step that is not the legal, common form (any refusal of the engine, a card not
 known, a shape it does not know), it answers None, and the caller replays the game through the engine,
 which says what is wrong, and where. ``pipeline.history.reader.ReplayVisitor`` uses it for the games of
 ``LadderGame`` with 2 players that ``natively_replayed`` accepts; ``tests/test_fast_replay.py`` replays
@@ -25,6 +25,7 @@ cimport cython
 
 from pipeline.engine.actions import ACCEPT, CUT, DEAL, DEALT, FOLD, HOLD, NOCUT, PASS, PLAY
 from pipeline.engine.game import HandRecord
+from pipeline.engine.hand_rules import first_decisive_or_eldest
 
 HAND_ENTRY = 0
 DEAL_ENTRY = 1
@@ -364,35 +365,14 @@ cdef class _Game:
         self.to_play = winner_seat if result != TIE else leader  # a tied trick: its leader leads again
 
     cdef bint decide(self):
-        """``hand_rules.first_decisive_or_eldest``, then ``Game._hand_won``: whether the hand is decided."""
-        cdef int wins[2]
-        cdef int first = -1
-        cdef int ties = 0
-        cdef int index, result, winner
-        wins[0] = 0
-        wins[1] = 0
-        for index in range(self.n_tricks):
-            result = self.tricks[index]
-            if result == TIE:
-                ties += 1
-            else:
-                wins[result] += 1
-                if first < 0:
-                    first = result
-        tie_rule = None
-        if self.cards_dealt == 3 and (wins[0] == 2 or wins[1] == 2):
-            winner = 0 if wins[0] == 2 else 1
-        elif ties and first >= 0:
-            winner = first
-            tie_rule = "first_decisive"
-        elif self.n_tricks == self.cards_dealt:
-            if first >= 0:
-                winner = first
-            else:
-                winner = (self.eldest % 2)
-                tie_rule = "all_tied_eldest"
-        else:
+        """``Game._hand_decided`` (the rule itself is ``hand_rules``', called as the engine calls it), then
+        ``Game._hand_won``: whether the hand is decided."""
+        cdef int index
+        tricks = [self.tricks[index] for index in range(self.n_tricks)]
+        decided = first_decisive_or_eldest(tricks, self.cards_dealt, self.eldest % 2)
+        if decided is None:
             return False
+        winner, tie_rule = decided
         self.end_hand(winner, points_to(winner, self.stake), "tricks", tie_rule)
         return True
 
