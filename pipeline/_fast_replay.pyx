@@ -26,6 +26,8 @@ cimport cython
 from pipeline.engine.actions import ACCEPT, CUT, DEAL, DEALT, FOLD, HOLD, NOCUT, PASS, PLAY
 from pipeline.engine.game import HandRecord
 from pipeline.engine.hand_rules import first_decisive_or_eldest
+from pipeline.engine.ladder import ELEVEN_DETAILS, HOLD_STAKE as _HOLD_STAKE, ONE_CARD_DETAILS
+from pipeline.engine.rules import TIE as _TIE
 
 HAND_ENTRY = 0
 DEAL_ENTRY = 1
@@ -44,12 +46,10 @@ cdef enum:
     P_PLAY = 5
     P_OVER = 6
 
-cdef int TIE = -1
-cdef int HOLD_STAKE = 3  # LadderGame._apply_phase: a hand held at 11 points is played for 3
+cdef int TIE = _TIE
+cdef int HOLD_STAKE = _HOLD_STAKE
 
 _new_tuple = tuple.__new__
-_ONE_CARD = (("special", "one_card"),)
-_ELEVEN = (("special", "eleven"),)
 
 
 _NUMBER_TEXTS = [str(number) for number in range(16)]
@@ -169,9 +169,9 @@ cdef class _Game:
         self.phase = P_OVER
         self.decider = -1
         if self.cards_dealt == 1:
-            details = _ONE_CARD
+            details = ONE_CARD_DETAILS
         elif self.hold_team >= 0:
-            details = _ELEVEN
+            details = ELEVEN_DETAILS
         else:
             details = ()
         tricks = tuple([self.tricks[index] for index in range(self.n_tricks)])
@@ -395,26 +395,26 @@ cdef class _Game:
         self.ended = True
 
 
-def replay(list entries, Py_ssize_t stop, game, tuple verbs, tuple stakes):
+def replay(list entries, Py_ssize_t stop, game):
     """Replay ``entries[:stop]`` of a game whose first hand has begun in ``game`` (the engine's ``LadderGame``
-    of 2 players, at its first hand's start; nothing of it is changed), the ladder's rungs ``verbs`` and
-    ``stakes`` in order. ``entries[stop]`` must be a hand line: what comes before it must leave a hand over
+    of 2 players, at its first hand's start; nothing of it is changed). ``entries[stop]`` must be a hand line: what comes before it must leave a hand over
     and the game not over. Returns the hands' records, the scores, the dealer and the number of the last hand
     replayed; or None when a step is not accepted (the engine then replays the game: ``Rejected``)."""
     cdef _Game state = _Game()
     cdef Py_ssize_t index
     cdef int card, rung
     power = game.power
+    ladder = game.ladder
     state.deck_size = len(power)
-    state.rungs = len(verbs)
-    if state.deck_size > MAX_CARDS or state.rungs >= MAX_RUNGS or len(stakes) != state.rungs:
+    state.rungs = len(ladder)
+    if state.deck_size > MAX_CARDS or state.rungs >= MAX_RUNGS:
         return None
     for card in range(state.deck_size):
         state.power[card] = power[card]
-    state.verbs = [None, *verbs]
+    state.verbs = [None, *[step.verb for step in ladder]]
     state.stakes[0] = 1
     for rung in range(state.rungs):
-        state.stakes[rung + 1] = stakes[rung]
+        state.stakes[rung + 1] = ladder[rung].stake
     state.target = game.target
     state.scores[0] = game.scores[0]
     state.scores[1] = game.scores[1]

@@ -8,7 +8,6 @@ import random
 from collections import Counter
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -203,18 +202,12 @@ def test_the_native_replay_applies_to_two_player_catalan_only() -> None:
         assert not natively_replayed(new_game(config, 1, 0)), variant
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_a_four_player_game_is_not_given_to_the_native_replay(players: int) -> None:
-    text, _ = game_text(5, ["random", "random"]) if players == 2 else (None, None)
-    if text is None:
-        config = get_variant("catalan").configure({"players": "4"})
-        game, hands = play_game(config, [parse_policy("random") for _ in range(4)], 5)
-        tags = {"Variant": "catalan", "Options": config.options_text(), "FirstDealer": str(game.first_dealer)}
-        tags["Seed"] = "5"
-        text = format_game(tags, (hand_from_record(game, hand) for hand in hands))
-    _, errors, counting = read(text, native=True, strict=True)
-    assert errors == [] and counting is not None
-    assert counting.given == (1 if players == 2 else 0)
+def test_a_four_player_game_is_replayed_by_the_engine_alone() -> None:
+    text, _ = game_text(5, ["random"] * 4, {"players": "4"})
+    native, errors, counting = read(text, native=True, strict=True)
+    engine, _, _ = read(text, native=False, strict=True)
+    assert errors == [] and counting is not None and counting.given == 0
+    assert_same(native, engine)
 
 
 def test_a_game_of_many_lines_is_left_to_the_engine_with_the_same_error() -> None:

@@ -5,7 +5,7 @@ acceptance by playing, accept-and-raise; the cut and the one-card deal; 11 point
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from pipeline.engine.actions import (
     ACCEPT,
@@ -23,6 +23,12 @@ from pipeline.engine.actions import (
 )
 from pipeline.engine.game import DEALING, PLAYING, Game, Phase
 from pipeline.engine.rules import Config
+
+HOLD_STAKE: Final = 3
+"""The stake of a hand held at 11 points (seed 000 "Le pari"): the team at 11 plays it for 3 or passes."""
+ONE_CARD_DETAILS: Final = (("special", "one_card"),)
+ELEVEN_DETAILS: Final = (("special", "eleven"),)
+"""A hand's ``details`` (``HandRecord.details``) when one card each was dealt, and when it was played at 11."""
 
 
 class LadderGame(Game):
@@ -90,8 +96,8 @@ class LadderGame(Game):
             return self._record(make_event(seat, DEAL, arg, "deal", False, False, 0, stake, stake))
         if phase is Phase.HOLD:
             if verb == HOLD:
-                self.stake = 3
-                event = self._record(make_event(seat, HOLD, None, "choice", False, False, 0, stake, 3))
+                self.stake = HOLD_STAKE
+                event = self._record(make_event(seat, HOLD, None, "choice", False, False, 0, stake, HOLD_STAKE))
                 self._start_signals_or_play()
                 return event
             event = self._record(make_event(seat, PASS, None, "choice", False, False, 0, stake, stake))
@@ -102,9 +108,9 @@ class LadderGame(Game):
 
     def _hand_details(self) -> tuple[tuple[str, object], ...]:
         if self.cards_dealt == 1:
-            return (("special", "one_card"),)
+            return ONE_CARD_DETAILS
         if self.hold_team >= 0:
-            return (("special", "eleven"),)
+            return ELEVEN_DETAILS
         return ()
 
     def seen_by(self, seat: int) -> set[int]:

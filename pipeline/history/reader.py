@@ -1206,10 +1206,7 @@ class ReplayVisitor(Visitor):
             last -= 1
         done = None
         if last > 0 and game is not None:
-            ladder = game.variant.ladder
-            verbs = tuple([rung.verb for rung in ladder])
-            stakes = tuple([rung.stake for rung in ladder])
-            done = self._native.replay(entries, last, game, verbs, stakes)
+            done = self._native.replay(entries, last, game)
         start = 0
         if done is not None and game is not None:
             records, scores, dealer, hand_no = done
