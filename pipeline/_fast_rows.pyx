@@ -25,9 +25,12 @@ from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 import numpy as np
 import pyarrow as pa
 
+from pipeline.cards import UNKNOWN
 from pipeline.engine.actions import ACCEPT, DEALT, FOLD, PLAY
-from pipeline.parts import EVENTS
+from pipeline.engine.game import HandRecord
+from pipeline.parts import EVENTS, HANDS, SEATS
 from pipeline.rows import ACCEPT_OR_FOLD, CARD_VERBS, ENVIT_CALLS, KIND_PLAY, KIND_RAISE, dealt_text
+from pipeline.strength import hand_strength
 
 COLUMNS = (
     "game_id", "hand_no", "seq", "seat", "team", "verb", "arg", "kind", "answers", "could_raise", "trick_no",
@@ -39,6 +42,84 @@ if tuple(EVENTS.names) != COLUMNS:
     raise ImportError("pipeline._fast_rows does not follow the events' schema (pipeline.parts.EVENTS): recompile")
 
 cdef Py_ssize_t FIRST_CAPACITY = 4096
+
+DEF MAX_SEATS = 8
+"""The most seats a hand's rows are built for natively (a table has at most 6)."""
+
+HAND_FIXED = HANDS.names.index("void")
+"""The hands' columns that ``EventRows.hand_rows`` writes one by one, before the details from ``void`` on."""
+if tuple(HANDS.names[:HAND_FIXED]) != (
+    "game_id", "hand_no", "dealer", "eldest", "eldest_team", "cards_dealt", "score_before_team0",
+    "score_before_team1", "stake", "ended_by", "winner_team", "points_team0", "points_team1", "tricks_played",
+    "trick1_winner", "trick2_winner", "trick3_winner", "tie_rule",
+) or tuple(SEATS.names) != (
+    "game_id", "hand_no", "seat", "team", "policy", "cards", "strength", "strength_pct", "signal", "envit_value",
+    "player",
+):
+    raise ImportError("pipeline._fast_rows does not follow the hands' or seats' schema (pipeline.parts): recompile")
+
+cdef enum:  # a HandRecord's fields, by position
+    R_HAND_NO, R_DEALER, R_ELDEST, R_CARDS_DEALT, R_DEALT, R_SCORE_BEFORE, R_STAKE, R_ENDED_BY, R_WINNER, R_POINTS
+    R_TRICKS, R_TIE_RULE, R_SIGNALS, R_EVENTS, R_DETAILS, R_TURNS
+if HandRecord._fields != (
+    "hand_no", "dealer", "eldest", "cards_dealt", "dealt", "score_before", "stake", "ended_by", "winner_team",
+    "points", "tricks", "tie_rule", "signals", "event_tuples", "details", "turns",
+):
+    raise ImportError("pipeline._fast_rows does not follow HandRecord's fields (pipeline.engine.game): recompile")
+
+cdef enum:  # what a verb and a kind mean to the events' columns (``_verb_flags``, ``_kind_flags``)
+    CARD_ARG = 1  # its argument is a card (``play``, ``rows.CARD_VERBS``)
+    DEALT_ARG = 2
+    ENVIT_CALL = 4  # ``rows.ENVIT_CALLS``
+    ACCEPT_OR_FOLD_REPLY = 8  # ``rows.ACCEPT_OR_FOLD``
+    FOLD_VERB = 16
+    ACCEPT_VERB = 32
+    PLAY_KIND = 1
+    RAISE_KIND = 2
+
+cdef dict _VERB_FLAGS = {}
+cdef dict _KIND_FLAGS = {}
+cdef Py_ssize_t MOST_KEPT = 256
+"""Each verb's and kind's flags, found once: a dictionary probe instead of several comparisons per event. Bounded,
+so that a stream of odd verbs cannot grow it."""
+
+
+cdef int _verb_flags(object verb) except -1:
+    found = _VERB_FLAGS.get(verb)
+    if found is not None:
+        return found
+    flags = (
+        (CARD_ARG if verb == PLAY or verb in CARD_VERBS else DEALT_ARG if verb == DEALT else 0)
+        | (ENVIT_CALL if verb in ENVIT_CALLS else 0)
+        | (ACCEPT_OR_FOLD_REPLY if verb in ACCEPT_OR_FOLD else 0)
+        | (FOLD_VERB if verb == FOLD else 0)
+        | (ACCEPT_VERB if verb == ACCEPT else 0)
+    )
+    if len(_VERB_FLAGS) < MOST_KEPT:
+        _VERB_FLAGS[verb] = flags
+    return flags
+
+
+cdef int _kind_flags(object kind) except -1:
+    found = _KIND_FLAGS.get(kind)
+    if found is not None:
+        return found
+    flags = (PLAY_KIND if kind == KIND_PLAY else 0) | (RAISE_KIND if kind == KIND_RAISE else 0)
+    if len(_KIND_FLAGS) < MOST_KEPT:
+        _KIND_FLAGS[kind] = flags
+    return flags
+
+
+cdef long long UNKNOWN_CARD = UNKNOWN
+
+
+cdef bint _has_unknown(tuple cards) except -1:
+    """Whether a dealt hand holds a card nobody saw (``UNKNOWN``: an imported record)."""
+    cdef Py_ssize_t i
+    for i in range(len(cards)):
+        if cards[i] == UNKNOWN_CARD:
+            return True
+    return False
 
 
 cdef void* _resized(void* memory, Py_ssize_t size) except NULL:
@@ -192,19 +273,70 @@ cdef class Texts:
         if not isinstance(value, str):
             raise TypeError(f"{value!r} is not a string")
         utf8 = PyUnicode_AsUTF8AndSize(value, &length)
+        self.piece(utf8, length)
+        return self.end_row()
+
+    cdef int piece(self, const char* utf8, Py_ssize_t length) except -1:
+        """Add bytes to the row being written, which ``end_row`` ends (``truncate`` drops them if it never does)."""
         if self.size + length > 0x7FFFFFFF:
             raise OverflowError("a column of strings holds more than 2 GiB")
         while self.size + length > self.room:
             self.data = <char*>_resized(self.data, 2 * self.room)
             self.room *= 2
-        if self.n == self.capacity:
-            self.grow()
         memcpy(self.data + self.size, utf8, length)
         self.size += length
+        return 0
+
+    cdef int end_row(self) except -1:
+        if self.n == self.capacity:
+            self.grow()
         self.valid[self.n] = 1
         self.n += 1
         self.ends[self.n] = <int>self.size
         return 0
+
+    cdef int card_piece(self, tuple texts, object card) except -1:
+        """Add a card's text: ``texts[card]``, the unknown card's (the last) for ``UNKNOWN``."""
+        cdef Py_ssize_t length, unknown = len(texts) - 1, index = card
+        cdef const char* utf8
+        if index == UNKNOWN_CARD:
+            index = unknown
+        elif index < 0 or index >= unknown:
+            raise IndexError(f"card {card} is not in the deck")
+        utf8 = PyUnicode_AsUTF8AndSize(texts[index], &length)
+        return self.piece(utf8, length)
+
+    cdef int cards_piece(self, tuple texts, tuple cards, char separator) except -1:
+        """Add the texts of ``cards`` with ``separator`` between them."""
+        cdef Py_ssize_t i
+        for i in range(len(cards)):
+            if i:
+                self.piece(&separator, 1)
+            self.card_piece(texts, cards[i])
+        return 0
+
+    cdef int cards(self, tuple texts, tuple cards) except -1:
+        """A seat's dealt hand: ``3o 12c 5e`` (``rows._cards_texts``)."""
+        self.cards_piece(texts, cards, b" ")
+        return self.end_row()
+
+    cdef int dealt(self, tuple texts, tuple dealt) except -1:
+        """The ``arg`` of a hand's ``dealt`` event: ``0:3o,12c,5e 1:7b,1o,4e`` (``rows.dealt_text``)."""
+        cdef Py_ssize_t seat, length
+        cdef const char* utf8
+        cdef char label[2]
+        label[1] = b":"
+        for seat in range(len(dealt)):
+            if seat:
+                self.piece(" ", 1)
+            if seat < 10:
+                label[0] = <char>(48 + seat)  # the seat's digit
+                self.piece(label, 2)
+            else:
+                utf8 = PyUnicode_AsUTF8AndSize(f"{seat}:", &length)
+                self.piece(utf8, length)
+            self.cards_piece(texts, <tuple>dealt[seat], b",")
+        return self.end_row()
 
     cdef int null(self) except -1:
         if self.n == self.capacity:
@@ -236,6 +368,30 @@ cdef object _column(object field):
     return Texts() if field.type == pa.string() else Column(field.type)
 
 
+cdef int _put(object column, object value) except -1:
+    """Append ``value`` to a native column, refused as Arrow refuses it (a value of the wrong type, or too large)."""
+    if type(column) is Texts:
+        (<Texts>column).text(value)
+    elif value is None:
+        (<Column>column).null()
+    elif (<Column>column).floating:
+        (<Column>column).double(value)
+    elif isinstance(value, int):
+        (<Column>column).integer(value)
+    else:
+        raise TypeError(f"{value!r} is not an integer, for a column of {(<Column>column).type}")
+    return 0
+
+
+cdef void _truncate(list columns, Py_ssize_t n):
+    """Drop the rows from ``n`` on in every column."""
+    for column in columns:
+        if type(column) is Texts:
+            (<Texts>column).truncate(n)
+        else:
+            (<Column>column).truncate(n)
+
+
 cdef class Rows:
     """The rows of a table of any schema, appended whole (``append``: its values in schema order) into C arrays,
     as ``pipeline.parts.TableBatch`` keeps them in lists: the games, hands and seats of ``rows.add_game``."""
@@ -257,31 +413,21 @@ cdef class Rows:
         A value of the wrong type, or too large for its column, is refused as Arrow refuses it, and the row is
         not kept."""
         cdef Py_ssize_t i, given = len(row)
-        cdef object value, column
         if given > self.width:
             raise ValueError(f"a row has more values than the table's {self.width} columns")
         try:
             for i in range(self.width):
-                column = self.columns[i]
-                value = row[i] if i < given else None
-                if type(column) is Texts:
-                    (<Texts>column).text(value)
-                elif value is None:
-                    (<Column>column).null()
-                elif (<Column>column).floating:
-                    (<Column>column).double(value)
-                elif isinstance(value, int):
-                    (<Column>column).integer(value)
-                else:
-                    raise TypeError(f"{value!r} is not an integer, for a column of {(<Column>column).type}")
+                _put(self.columns[i], row[i] if i < given else None)
         except BaseException:
-            for column in self.columns:
-                if type(column) is Texts:
-                    (<Texts>column).truncate(self.n)
-                else:
-                    (<Column>column).truncate(self.n)
+            self.truncate(self.n)
             raise
         self.n += 1
+
+    cdef void truncate(self, Py_ssize_t n):
+        """Drop the rows from ``n`` on, and the values of a row begun after them."""
+        _truncate(self.columns, n)
+        if n < self.n:
+            self.n = n
 
     def to_arrow(self):
         return pa.Table.from_arrays([column.to_arrow() for column in self.columns], schema=self.schema)
@@ -324,14 +470,153 @@ cdef class EventRows:
         object dealt,
         object deck,
     ):
-        """Append one hand's events: as ``pipeline.rows._add_events``, which documents each argument."""
-        cdef Py_ssize_t seq, count = len(events), raise_row = -1, row, unknown = len(texts) - 1
-        cdef long long seat, turn, trick, card, raise_seq = -1, raise_stake = 0
+        """Append one hand's events: as ``pipeline.rows._add_events``, which documents each argument. A hand that
+        fails leaves no row."""
+        cdef double pct[MAX_SEATS]
+        cdef unsigned char pct_set[MAX_SEATS]
+        cdef Py_ssize_t seat, first = self.game_id.n
+        if len(pct_of) != len(team_of) or len(team_of) > MAX_SEATS:
+            raise ValueError("a hand's seats, strengths, events and turns do not match")
+        for seat in range(len(pct_of)):
+            pct_set[seat] = pct_of[seat] is not None
+            pct[seat] = pct_of[seat] if pct_set[seat] else 0.0
+        try:
+            self.hand(game_id, hand_no, events, turns, team_of, pct, pct_set, texts, dealt_arg, dealt, deck)
+        except BaseException:
+            _truncate(self.columns, first)
+            raise
+
+    def add_hands(
+        self,
+        Rows hand_rows,
+        Rows seat_rows,
+        long long game_id,
+        list hands,
+        tuple team_of,
+        list policy_of,
+        list player_of,
+        tuple texts,
+        object deck,
+        object variant,
+        long opponents,
+        object details_values,
+    ):
+        """Append the hands, seats and events rows of a game's ``hands`` (``HandRecord``s), as the loop of
+        ``pipeline.rows.add_game`` does hand by hand, which documents each argument, for a game of two sides
+        whose variant has no ``seat_values``; ``details_values(hand, False)`` gives the hand row's columns from
+        ``void`` on when the hand has details or is void. A game that fails leaves no row in the three tables."""
+        cdef Py_ssize_t i, hands_first = hand_rows.n, seats_first = seat_rows.n, events_first = self.game_id.n
+        try:
+            for i in range(len(hands)):
+                self.hand_rows(hand_rows, seat_rows, game_id, <tuple>hands[i], team_of, policy_of, player_of, texts,
+                               deck, variant, opponents, details_values)
+        except BaseException:
+            hand_rows.truncate(hands_first)
+            seat_rows.truncate(seats_first)
+            _truncate(self.columns, events_first)
+            raise
+
+    cdef int hand_rows(
+        self,
+        Rows hand_rows,
+        Rows seat_rows,
+        long long game_id,
+        tuple hand,
+        tuple team_of,
+        list policy_of,
+        list player_of,
+        tuple texts,
+        object deck,
+        object variant,
+        long opponents,
+        object details_values,
+    ) except -1:
+        """One hand's rows of the three tables (``add_hands``)."""
+        cdef list h = hand_rows.columns, s = seat_rows.columns
+        cdef Py_ssize_t i, seat, seats = len(team_of), eldest = hand[R_ELDEST]
+        cdef long hand_no = hand[R_HAND_NO]
+        cdef tuple dealt = <tuple>hand[R_DEALT], score_before = <tuple>hand[R_SCORE_BEFORE]
+        cdef tuple points = <tuple>hand[R_POINTS], tricks = <tuple>hand[R_TRICKS], cards
+        cdef object winner = hand[R_WINNER], details = hand[R_DETAILS], signals = hand[R_SIGNALS]
+        cdef double pct[MAX_SEATS]
+        cdef unsigned char pct_set[MAX_SEATS]
+        if len(dealt) != seats or seats > MAX_SEATS:
+            raise ValueError("a hand's deal and the table's seats do not match")
+        (<Column>h[0]).integer(game_id)
+        (<Column>h[1]).integer(hand_no)
+        (<Column>h[2]).integer(hand[R_DEALER])
+        (<Column>h[3]).integer(eldest)
+        (<Column>h[4]).integer(team_of[eldest])
+        (<Column>h[5]).integer(hand[R_CARDS_DEALT])
+        (<Column>h[6]).integer(score_before[0])
+        (<Column>h[7]).integer(score_before[1])
+        (<Column>h[8]).integer(hand[R_STAKE])
+        (<Texts>h[9]).text(hand[R_ENDED_BY])
+        _put(h[10], winner)
+        (<Column>h[11]).integer(points[0])
+        (<Column>h[12]).integer(points[1])
+        (<Column>h[13]).integer(len(tricks))
+        for i in range(3):
+            _put(h[14 + i], tricks[i] if i < len(tricks) else None)
+        (<Texts>h[17]).text(hand[R_TIE_RULE])
+        if not details and winner is not None:
+            (<Column>h[HAND_FIXED]).integer(0)  # void: False, every other detail null
+            for i in range(HAND_FIXED + 1, len(h)):
+                _put(h[i], None)
+        else:
+            values = details_values(hand, False)
+            for i in range(HAND_FIXED, len(h)):
+                _put(h[i], values[i - HAND_FIXED])
+        hand_rows.n += 1
+        for seat in range(seats):
+            cards = <tuple>dealt[seat]
+            (<Column>s[0]).integer(game_id)
+            (<Column>s[1]).integer(hand_no)
+            (<Column>s[2]).integer(seat)
+            (<Column>s[3]).integer(team_of[seat])
+            (<Texts>s[4]).text(policy_of[seat])
+            (<Texts>s[5]).cards(texts, cards)
+            pct_set[seat] = not _has_unknown(cards)
+            if pct_set[seat]:
+                strength, percentile = hand_strength(variant, cards, opponents)
+                pct[seat] = percentile
+                (<Column>s[6]).double(strength)
+                (<Column>s[7]).double(percentile)
+            else:
+                pct[seat] = 0.0
+                (<Column>s[6]).null()
+                (<Column>s[7]).null()
+            (<Texts>s[8]).text(signals[((seat - eldest) % seats + seats) % seats] if signals else None)
+            (<Column>s[9]).null()  # envit_value: no seat_values
+            (<Texts>s[10]).text(player_of[seat])
+            seat_rows.n += 1
+        return self.hand(game_id, hand_no, <tuple>hand[R_EVENTS], <tuple>hand[R_TURNS], team_of, pct, pct_set, texts,
+                         None, dealt, deck)
+
+    cdef int hand(
+        self,
+        long long game_id,
+        long hand_no,
+        tuple events,
+        tuple turns,
+        tuple team_of,
+        double* pct,
+        unsigned char* pct_set,
+        tuple texts,
+        object dealt_arg,
+        object dealt,
+        object deck,
+    ) except -1:
+        """One hand's events (``add_hand``); ``pct``/``pct_set``: each seat's strength_pct, and whether it has one;
+        ``dealt_arg`` None: the hand's deal written here from ``dealt``."""
+        cdef Py_ssize_t seq, count = len(events), raise_row = -1, row
+        cdef long long seat, turn, trick, raise_seq = -1, raise_stake = 0
         cdef bint after_call = False, is_call, is_reply, envit_step, answers
         cdef Py_ssize_t seats = len(team_of)
         cdef bint has_turns = len(turns) > 0
+        cdef int verb_flags, kind_flags
         cdef tuple event
-        if len(pct_of) != seats or (has_turns and len(turns) != count):
+        if has_turns and len(turns) != count:
             raise ValueError("a hand's seats, strengths, events and turns do not match")
         for seq in range(count):
             event = <tuple>events[seq]
@@ -340,17 +625,8 @@ cdef class EventRows:
             raw = event[2]
             kind = event[3]
             answers = event[4]
-            if verb == PLAY or verb in CARD_VERBS:
-                card = raw
-                if card == -1:  # UNKNOWN: a covered card nobody saw
-                    card = unknown
-                elif card < 0 or card >= unknown:
-                    raise IndexError(f"card {card} is not in the deck")
-                arg = texts[card]
-            elif verb == DEALT:
-                arg = dealt_arg if raw is dealt else dealt_text(deck, raw)
-            else:
-                arg = None if raw is None else str(raw)
+            verb_flags = _verb_flags(verb)
+            kind_flags = _kind_flags(kind)
             row = self.game_id.n
             self.game_id.integer(game_id)
             self.hand_no.integer(hand_no)
@@ -360,17 +636,27 @@ cdef class EventRows:
             if seat >= 0:
                 self.seat.integer(seat)
                 self.team.integer(team_of[seat])
-                pct = pct_of[seat]
-                if pct is None:
-                    self.seat_strength_pct.null()
+                if pct_set[seat]:
+                    self.seat_strength_pct.double(pct[seat])
                 else:
-                    self.seat_strength_pct.double(pct)
+                    self.seat_strength_pct.null()
             else:
                 self.seat.null()
                 self.team.null()
                 self.seat_strength_pct.null()
             self.verb.text(verb)
-            self.arg.text(arg)
+            if verb_flags & CARD_ARG:
+                self.arg.card_piece(texts, raw)  # a covered card nobody saw is UNKNOWN: "??"
+                self.arg.end_row()
+            elif verb_flags & DEALT_ARG:
+                if raw is not dealt:  # a later deal (la chanson's extra cards)
+                    self.arg.text(dealt_text(deck, raw))
+                elif dealt_arg is None:
+                    self.arg.dealt(texts, dealt)
+                else:
+                    self.arg.text(dealt_arg)
+            else:
+                self.arg.text(None if raw is None else str(raw))
             self.kind.text(kind)
             self.answers.integer(answers)
             self.could_raise.integer(<bint>event[5])
@@ -386,8 +672,8 @@ cdef class EventRows:
                 self.to_play.integer(turn)
             else:
                 self.to_play.null()
-            is_call = verb in ENVIT_CALLS
-            is_reply = verb in ACCEPT_OR_FOLD
+            is_call = (verb_flags & ENVIT_CALL) != 0
+            is_reply = (verb_flags & ACCEPT_OR_FOLD_REPLY) != 0
             envit_step = is_call or (after_call and is_reply)
             if is_call or is_reply:
                 after_call = is_call
@@ -395,11 +681,16 @@ cdef class EventRows:
             if answers and not envit_step and raise_seq >= 0:
                 self.raise_seq.integer(raise_seq)
                 self.raise_stake.integer(raise_stake)
-                self.answer(raise_row, verb == FOLD, verb == ACCEPT or kind == KIND_PLAY, kind == KIND_RAISE)
+                self.answer(
+                    raise_row,
+                    (verb_flags & FOLD_VERB) != 0,
+                    (verb_flags & ACCEPT_VERB) != 0 or (kind_flags & PLAY_KIND) != 0,
+                    (kind_flags & RAISE_KIND) != 0,
+                )
             else:
                 self.raise_seq.null()
                 self.raise_stake.null()
-            if kind == KIND_RAISE:
+            if kind_flags & RAISE_KIND:
                 raise_seq, raise_stake, raise_row = seq, event[8], row
                 self.outcome_answers.integer(0)
             else:
@@ -407,6 +698,7 @@ cdef class EventRows:
             self.outcome_folded.null()
             self.outcome_accepted.null()
             self.outcome_raised.null()
+        return 0
 
     cdef int answer(self, Py_ssize_t row, bint fold, bint accept, bint back) except -1:
         """Count an answer in the outcome of the raise at ``row``: as ``pipeline.rows._add_answer``."""

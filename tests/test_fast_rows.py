@@ -109,6 +109,25 @@ def test_a_value_the_column_cannot_hold_is_refused() -> None:
     with pytest.raises(IndexError, match="seat 5"):
         fold = (5, "fold", None, "answer", True, False, 1, 1, 1)
         rows.add_hand(0, 0, (fold,), (), (0, 1), [None, None], (), "", None, None)
+    assert len(rows) == 0 and rows.to_arrow().num_rows == 0  # a hand refused leaves no row, not even in part
+
+
+def test_a_game_the_native_builders_refuse_leaves_none_of_its_rows() -> None:
+    """A value a column cannot hold in a game's last hand: the error, and none of the game's hands, seats or events
+    kept, so that the three tables stay aligned with the games before it."""
+    native()
+    config = VARIANTS["catalan"].configure({"players": "2"})
+    game, hands = play_game(config, [parse_policy("random"), parse_policy("random")], game_seed(1, 0))
+    batches = new_batches(native=True)
+    add_game(batches, 0, game, hands, ["random", "random"], "test")
+    kept = {name: len(batches[name]) for name in ("hands", "seats", "events")}
+    assert all(kept.values())
+    with pytest.raises(OverflowError, match="300"):
+        add_game(batches, 1, game, [*hands[:-1], hands[-1]._replace(stake=300)], ["random", "random"], "test")
+    for name, rows in kept.items():
+        table = batches[name].to_arrow()
+        assert len(batches[name]) == table.num_rows == rows
+        assert set(table["game_id"].to_pylist()) == {0}
 
 
 def test_a_native_table_refuses_what_arrow_refuses() -> None:
