@@ -562,7 +562,10 @@ cdef class EventRows:
         if not details and winner is not None:
             (<Column>h[HAND_FIXED]).integer(0)  # void: False, every other detail null
             for i in range(HAND_FIXED + 1, len(h)):
-                _put(h[i], None)
+                if type(h[i]) is Texts:
+                    (<Texts>h[i]).null()
+                else:
+                    (<Column>h[i]).null()
         else:
             values = details_values(hand, False)
             for i in range(HAND_FIXED, len(h)):

@@ -72,6 +72,8 @@ def tag_spelling(name: str) -> str | None:
 
 def seat_tag_index(name: str) -> int | None:
     """The seat number of a ``SeatN`` or ``PolicyN`` tag, else None."""
+    if name in _FIXED_RANKS:  # most tags of a game, which the pattern would try in vain
+        return None
     indexed = _INDEXED.fullmatch(name)
     return int(indexed.group(2)) if indexed else None
 
