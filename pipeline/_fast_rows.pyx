@@ -16,6 +16,7 @@ tables. ``pipeline.parts.new_batches(native=True)`` gives ``rows.add_game`` thes
 modules are loaded (``accel.native``); the plan to retire the copy is in ``docs/speed.md``.
 """
 
+cimport cython
 from libc.limits cimport LLONG_MAX
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -138,6 +139,7 @@ cdef Py_ssize_t _nulls(unsigned char* valid, Py_ssize_t start, Py_ssize_t end):
     return count
 
 
+@cython.final  # no subclass: its methods are called directly, and the small ones inlined
 cdef class Column:
     """One column of fixed-width values (an integer, a bool as one byte, a double) and a byte per row saying
     whether it is set, grown by doubling."""
@@ -236,6 +238,7 @@ def _bits(bytes flags):
     return np.packbits(np.frombuffer(flags, np.uint8), bitorder="little").tobytes()
 
 
+@cython.final
 cdef class Texts:
     """One column of strings (or nulls) as Arrow keeps them: the UTF-8 bytes end to end, and where each ends."""
 
@@ -276,7 +279,7 @@ cdef class Texts:
         self.piece(utf8, length)
         return self.end_row()
 
-    cdef int piece(self, const char* utf8, Py_ssize_t length) except -1:
+    cdef inline int piece(self, const char* utf8, Py_ssize_t length) except -1:
         """Add bytes to the row being written, which ``end_row`` ends (``truncate`` drops them if it never does)."""
         if self.size + length > 0x7FFFFFFF:
             raise OverflowError("a column of strings holds more than 2 GiB")
@@ -287,7 +290,7 @@ cdef class Texts:
         self.size += length
         return 0
 
-    cdef int end_row(self) except -1:
+    cdef inline int end_row(self) except -1:
         if self.n == self.capacity:
             self.grow()
         self.valid[self.n] = 1
@@ -392,6 +395,7 @@ cdef void _truncate(list columns, Py_ssize_t n):
             (<Column>column).truncate(n)
 
 
+@cython.final
 cdef class Rows:
     """The rows of a table of any schema, appended whole (``append``: its values in schema order) into C arrays,
     as ``pipeline.parts.TableBatch`` keeps them in lists: the games, hands and seats of ``rows.add_game``."""
@@ -433,6 +437,7 @@ cdef class Rows:
         return pa.Table.from_arrays([column.to_arrow() for column in self.columns], schema=self.schema)
 
 
+@cython.final
 cdef class EventRows:
     """The events table's rows, appended a hand at a time by ``add_hand``."""
 
