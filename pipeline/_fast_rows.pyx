@@ -510,111 +510,87 @@ cdef class EventRows:
         ``pipeline.rows.add_game`` does hand by hand, which documents each argument, for a game of two sides
         whose variant has no ``seat_values``; ``details_values(hand, False)`` gives the hand row's columns from
         ``void`` on when the hand has details or is void. A game that fails leaves no row in the three tables."""
-        cdef Py_ssize_t i, hands_first = hand_rows.n, seats_first = seat_rows.n, events_first = self.game_id.n
+        cdef Py_ssize_t i, k, seat, seats = len(team_of), eldest
+        cdef Py_ssize_t hands_first = hand_rows.n, seats_first = seat_rows.n, events_first = self.game_id.n
+        cdef list h = hand_rows.columns, s = seat_rows.columns
+        cdef long hand_no
+        cdef tuple hand, dealt, score_before, points, tricks, cards
+        cdef object winner, details, signals
+        cdef double pct[MAX_SEATS]
+        cdef unsigned char pct_set[MAX_SEATS]
+        if seats > MAX_SEATS:
+            raise ValueError(f"a table of {seats} seats: at most {MAX_SEATS}")
         try:
-            for i in range(len(hands)):
-                self.hand_rows(hand_rows, seat_rows, game_id, <tuple>hands[i], team_of, policy_of, player_of, texts,
-                               deck, variant, opponents, details_values)
+            for k in range(len(hands)):
+                hand = <tuple>hands[k]  # a HandRecord: a named tuple
+                eldest = hand[R_ELDEST]
+                hand_no = hand[R_HAND_NO]
+                dealt, score_before = <tuple>hand[R_DEALT], <tuple>hand[R_SCORE_BEFORE]
+                points, tricks = <tuple>hand[R_POINTS], <tuple>hand[R_TRICKS]
+                winner, details, signals = hand[R_WINNER], hand[R_DETAILS], hand[R_SIGNALS]
+                if len(dealt) != seats:
+                    raise ValueError("a hand's deal and the table's seats do not match")
+                (<Column>h[0]).integer(game_id)
+                (<Column>h[1]).integer(hand_no)
+                (<Column>h[2]).integer(hand[R_DEALER])
+                (<Column>h[3]).integer(eldest)
+                (<Column>h[4]).integer(team_of[eldest])
+                (<Column>h[5]).integer(hand[R_CARDS_DEALT])
+                (<Column>h[6]).integer(score_before[0])
+                (<Column>h[7]).integer(score_before[1])
+                (<Column>h[8]).integer(hand[R_STAKE])
+                (<Texts>h[9]).text(hand[R_ENDED_BY])
+                _put(h[10], winner)
+                (<Column>h[11]).integer(points[0])
+                (<Column>h[12]).integer(points[1])
+                (<Column>h[13]).integer(len(tricks))
+                for i in range(3):
+                    _put(h[14 + i], tricks[i] if i < len(tricks) else None)
+                (<Texts>h[17]).text(hand[R_TIE_RULE])
+                if not details and winner is not None:
+                    (<Column>h[HAND_FIXED]).integer(0)  # void: False, every other detail null
+                    for i in range(HAND_FIXED + 1, len(h)):
+                        if type(h[i]) is Texts:
+                            (<Texts>h[i]).null()
+                        else:
+                            (<Column>h[i]).null()
+                else:
+                    values = details_values(hand, False)
+                    for i in range(HAND_FIXED, len(h)):
+                        _put(h[i], values[i - HAND_FIXED])
+                hand_rows.n += 1
+                for seat in range(seats):
+                    cards = <tuple>dealt[seat]
+                    (<Column>s[0]).integer(game_id)
+                    (<Column>s[1]).integer(hand_no)
+                    (<Column>s[2]).integer(seat)
+                    (<Column>s[3]).integer(team_of[seat])
+                    (<Texts>s[4]).text(policy_of[seat])
+                    (<Texts>s[5]).cards(texts, cards)
+                    pct_set[seat] = not _has_unknown(cards)
+                    if pct_set[seat]:
+                        strength, percentile = hand_strength(variant, cards, opponents)
+                        pct[seat] = percentile
+                        (<Column>s[6]).double(strength)
+                        (<Column>s[7]).double(percentile)
+                    else:
+                        pct[seat] = 0.0
+                        (<Column>s[6]).null()
+                        (<Column>s[7]).null()
+                    (<Texts>s[8]).text(signals[((seat - eldest) % seats + seats) % seats] if signals else None)
+                    (<Column>s[9]).null()  # envit_value: no seat_values
+                    (<Texts>s[10]).text(player_of[seat])
+                    seat_rows.n += 1
+                self.hand(game_id, hand_no, <tuple>hand[R_EVENTS], <tuple>hand[R_TURNS], team_of, pct, pct_set, texts,
+                          None, dealt, deck)
         except BaseException:
             hand_rows.truncate(hands_first)
             seat_rows.truncate(seats_first)
             _truncate(self.columns, events_first)
             raise
 
-    cdef int hand_rows(
-        self,
-        Rows hand_rows,
-        Rows seat_rows,
-        long long game_id,
-        tuple hand,
-        tuple team_of,
-        list policy_of,
-        list player_of,
-        tuple texts,
-        object deck,
-        object variant,
-        long opponents,
-        object details_values,
-    ) except -1:
-        """One hand's rows of the three tables (``add_hands``)."""
-        cdef list h = hand_rows.columns, s = seat_rows.columns
-        cdef Py_ssize_t i, seat, seats = len(team_of), eldest = hand[R_ELDEST]
-        cdef long hand_no = hand[R_HAND_NO]
-        cdef tuple dealt = <tuple>hand[R_DEALT], score_before = <tuple>hand[R_SCORE_BEFORE]
-        cdef tuple points = <tuple>hand[R_POINTS], tricks = <tuple>hand[R_TRICKS], cards
-        cdef object winner = hand[R_WINNER], details = hand[R_DETAILS], signals = hand[R_SIGNALS]
-        cdef double pct[MAX_SEATS]
-        cdef unsigned char pct_set[MAX_SEATS]
-        if len(dealt) != seats or seats > MAX_SEATS:
-            raise ValueError("a hand's deal and the table's seats do not match")
-        (<Column>h[0]).integer(game_id)
-        (<Column>h[1]).integer(hand_no)
-        (<Column>h[2]).integer(hand[R_DEALER])
-        (<Column>h[3]).integer(eldest)
-        (<Column>h[4]).integer(team_of[eldest])
-        (<Column>h[5]).integer(hand[R_CARDS_DEALT])
-        (<Column>h[6]).integer(score_before[0])
-        (<Column>h[7]).integer(score_before[1])
-        (<Column>h[8]).integer(hand[R_STAKE])
-        (<Texts>h[9]).text(hand[R_ENDED_BY])
-        _put(h[10], winner)
-        (<Column>h[11]).integer(points[0])
-        (<Column>h[12]).integer(points[1])
-        (<Column>h[13]).integer(len(tricks))
-        for i in range(3):
-            _put(h[14 + i], tricks[i] if i < len(tricks) else None)
-        (<Texts>h[17]).text(hand[R_TIE_RULE])
-        if not details and winner is not None:
-            (<Column>h[HAND_FIXED]).integer(0)  # void: False, every other detail null
-            for i in range(HAND_FIXED + 1, len(h)):
-                if type(h[i]) is Texts:
-                    (<Texts>h[i]).null()
-                else:
-                    (<Column>h[i]).null()
-        else:
-            values = details_values(hand, False)
-            for i in range(HAND_FIXED, len(h)):
-                _put(h[i], values[i - HAND_FIXED])
-        hand_rows.n += 1
-        for seat in range(seats):
-            cards = <tuple>dealt[seat]
-            (<Column>s[0]).integer(game_id)
-            (<Column>s[1]).integer(hand_no)
-            (<Column>s[2]).integer(seat)
-            (<Column>s[3]).integer(team_of[seat])
-            (<Texts>s[4]).text(policy_of[seat])
-            (<Texts>s[5]).cards(texts, cards)
-            pct_set[seat] = not _has_unknown(cards)
-            if pct_set[seat]:
-                strength, percentile = hand_strength(variant, cards, opponents)
-                pct[seat] = percentile
-                (<Column>s[6]).double(strength)
-                (<Column>s[7]).double(percentile)
-            else:
-                pct[seat] = 0.0
-                (<Column>s[6]).null()
-                (<Column>s[7]).null()
-            (<Texts>s[8]).text(signals[((seat - eldest) % seats + seats) % seats] if signals else None)
-            (<Column>s[9]).null()  # envit_value: no seat_values
-            (<Texts>s[10]).text(player_of[seat])
-            seat_rows.n += 1
-        return self.hand(game_id, hand_no, <tuple>hand[R_EVENTS], <tuple>hand[R_TURNS], team_of, pct, pct_set, texts,
-                         None, dealt, deck)
-
-    cdef int hand(
-        self,
-        long long game_id,
-        long hand_no,
-        tuple events,
-        tuple turns,
-        tuple team_of,
-        double* pct,
-        unsigned char* pct_set,
-        tuple texts,
-        object dealt_arg,
-        object dealt,
-        object deck,
-    ) except -1:
+    cdef int hand(self, long long game_id, long hand_no, tuple events, tuple turns, tuple team_of, double* pct,
+                  unsigned char* pct_set, tuple texts, object dealt_arg, object dealt, object deck) except -1:
         """One hand's events (``add_hand``); ``pct``/``pct_set``: each seat's strength_pct, and whether it has one;
         ``dealt_arg`` None: the hand's deal written here from ``dealt``."""
         cdef Py_ssize_t seq, count = len(events), raise_row = -1, row
