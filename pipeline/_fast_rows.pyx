@@ -9,8 +9,10 @@ columns, two seat rows). Compiled by mypyc, ``add_game`` appended each to a Pyth
 list back, checking each object's type: an import's worker spent about 20% of its instructions there
 (``docs/speed.md``, "The rows built natively").
 
-``EventRows.add_hand`` is a second copy of one loop of ``pipeline.rows`` (``_add_events``), which stays the
-reference and the path of pure Python; ``Rows`` only keeps values, as ``pipeline.parts.TableBatch``'s lists do.
+``EventRows.add_hand`` is a second copy of one loop of ``pipeline.rows`` (``_add_events``), and
+``EventRows.add_hands`` of another (``add_game``'s, over a game's hands and seats, then each hand's events as
+``add_hand``); ``pipeline.rows`` stays the reference and the path of pure Python. ``Rows`` only keeps values, as
+``pipeline.parts.TableBatch``'s lists do.
 ``tests/test_fast_rows.py`` builds the rows of random games of every variant both ways and requires the same
 tables. ``pipeline.parts.new_batches(native=True)`` gives ``rows.add_game`` these builders when the compiled
 modules are loaded (``accel.native``); the plan to retire the copy is in ``docs/speed.md``.
@@ -48,7 +50,7 @@ DEF MAX_SEATS = 8
 """The most seats a hand's rows are built for natively (a table has at most 6)."""
 
 HAND_FIXED = HANDS.names.index("void")
-"""The hands' columns that ``EventRows.hand_rows`` writes one by one, before the details from ``void`` on."""
+"""The hands' columns that ``EventRows.add_hands`` writes one by one, before the details from ``void`` on."""
 if tuple(HANDS.names[:HAND_FIXED]) != (
     "game_id", "hand_no", "dealer", "eldest", "eldest_team", "cards_dealt", "score_before_team0",
     "score_before_team1", "stake", "ended_by", "winner_team", "points_team0", "points_team1", "tricks_played",
@@ -518,8 +520,8 @@ cdef class EventRows:
         cdef object winner, details, signals
         cdef double pct[MAX_SEATS]
         cdef unsigned char pct_set[MAX_SEATS]
-        if seats > MAX_SEATS:
-            raise ValueError(f"a table of {seats} seats: at most {MAX_SEATS}")
+        if seats > MAX_SEATS or len(policy_of) < seats or len(player_of) < seats:
+            raise ValueError(f"a table of {seats} seats (at most {MAX_SEATS}), each with its policy and player")
         try:
             for k in range(len(hands)):
                 hand = <tuple>hands[k]  # a HandRecord: a named tuple
@@ -528,8 +530,9 @@ cdef class EventRows:
                 dealt, score_before = <tuple>hand[R_DEALT], <tuple>hand[R_SCORE_BEFORE]
                 points, tricks = <tuple>hand[R_POINTS], <tuple>hand[R_TRICKS]
                 winner, details, signals = hand[R_WINNER], hand[R_DETAILS], hand[R_SIGNALS]
-                if len(dealt) != seats:
-                    raise ValueError("a hand's deal and the table's seats do not match")
+                if (len(dealt) != seats or not 0 <= eldest < seats or len(score_before) != 2 or len(points) != 2
+                        or (signals and len(signals) != seats)):
+                    raise ValueError(f"hand {hand_no} does not fit a table of {seats} seats and two sides")
                 (<Column>h[0]).integer(game_id)
                 (<Column>h[1]).integer(hand_no)
                 (<Column>h[2]).integer(hand[R_DEALER])

@@ -124,6 +124,8 @@ def test_a_game_the_native_builders_refuse_leaves_none_of_its_rows() -> None:
     assert all(kept.values())
     with pytest.raises(OverflowError, match="300"):
         add_game(batches, 1, game, [*hands[:-1], hands[-1]._replace(stake=300)], ["random", "random"], "test")
+    with pytest.raises(ValueError, match=f"hand {len(hands)} does not fit a table of 2 seats"):
+        add_game(batches, 2, game, [*hands[:-1], hands[-1]._replace(eldest=7)], ["random", "random"], "test")
     for name, rows in kept.items():
         table = batches[name].to_arrow()
         assert len(batches[name]) == table.num_rows == rows
